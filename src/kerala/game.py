@@ -1,0 +1,628 @@
+"""The game state: setup, rounds, legal decisions, applying them, the end; chance explicit.
+
+A :class:`GameState` is at one of five phases. ``REMOVAL`` and ``DRAW`` are chance nodes: the
+state lists :meth:`~GameState.chance_outcomes` (one tile at a time, with its probability) and
+takes a tile with :meth:`~GameState.apply_draw` (imposed, e.g. when replaying a record) or
+draws one itself from a seeded RNG (:meth:`~GameState.advance_chance`). ``PLACE`` and
+``FOLLOW_UP`` wait for a player's decision; ``OVER`` is the end.
+
+Legality lives here and only here: :meth:`~GameState.legal_decisions` lists every legal decision
+and :meth:`~GameState.apply` refuses anything else with :class:`IllegalDecisionError` naming the
+rule broken, leaving the state unchanged.
+
+>>> s = new_game(["blue", "red"], seed=7)
+>>> s.phase, s.current_player
+(<Phase.REMOVAL: 0>, -1)
+>>> s.advance_chance()
+>>> s.phase, s.current_player, len(s.bag)
+(<Phase.PLACE: 2>, 0, 78)
+>>> d = s.legal_decisions()[0]
+>>> s.apply(d)
+>>> s.current_player
+1
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, TypeVar
+
+from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
+from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
+from kerala.grounds import _STRIDE, NEIGHBOURS, Grounds, cell, key
+from kerala.scoring import ScoreBreakdown, rank, score_grounds
+from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
+
+if TYPE_CHECKING:
+    from kerala.views import PlayerView
+
+#: RULES.md S3: how many tiles leave the game before play, by player count.
+REMOVAL_COUNT: Final[dict[int, int]] = {2: 20, 3: 10, 4: 4, 5: 0}
+#: G3: passes allowed per game.
+MAX_PASSES: Final = 2
+CHANCE: Final = -1
+TERMINAL: Final = -2
+
+
+class Phase(enum.IntEnum):
+    REMOVAL = 0
+    DRAW = 1
+    PLACE = 2
+    FOLLOW_UP = 3
+    OVER = 4
+
+
+_NEIGHBOUR_SET: Final = frozenset(NEIGHBOURS)
+# (seat, tile index, from key) -> ((to key, decisions), ...) for the 4 neighbours.
+_PlaceOptions = tuple[tuple[int, tuple[Place, ...]], ...]
+_PLACE_CACHE: dict[tuple[int, int, int], _PlaceOptions] = {}
+# (seat, source key) -> {target key: follow-up decision}, for SP1 and SP2.
+_SP1_CACHE: dict[tuple[int, int], dict[int, MoveElephant]] = {}
+_SP2_CACHE: dict[tuple[int, int], dict[int, MoveStack]] = {}
+_F = TypeVar("_F", MoveElephant, MoveStack)
+
+
+def _follow_cache(
+    table: dict[tuple[int, int], dict[int, _F]], seat: int, src: int
+) -> dict[int, _F]:
+    ck = (seat, src)
+    d = table.get(ck)
+    if d is None:
+        if len(table) > 50_000:
+            table.clear()
+        d = table[ck] = {}
+    return d
+
+
+def _place_options(seat: int, t: TileType, fk: int) -> _PlaceOptions:
+    ck = (seat, t.index, fk)
+    opts = _PLACE_CACHE.get(ck)
+    if opts is None:
+        if len(_PLACE_CACHE) > 200_000:
+            _PLACE_CACHE.clear()
+        frm = cell(fk)
+        built = []
+        for d in NEIGHBOURS:
+            tk = fk + d
+            to = cell(tk)
+            if t.is_arch:
+                decs = tuple(Place(seat, t, to, frm, e) for e in EDGES)
+            else:
+                decs = (Place(seat, t, to, frm, None),)
+            built.append((tk, decs))
+        opts = tuple(built)
+        _PLACE_CACHE[ck] = opts
+    return opts
+
+
+class GameState:
+    """The whole state of one game, hidden information included. See the module docstring."""
+
+    __slots__ = (
+        "bag",
+        "colors",
+        "display",
+        "grounds",
+        "log",
+        "n",
+        "pending",
+        "phase",
+        "pool",
+        "removal",
+        "removal_known",
+        "removed",
+        "rng",
+        "round",
+        "tileset",
+        "to_remove",
+        "turn",
+    )
+
+    tileset: TileSet
+    colors: tuple[str, ...]
+    n: int
+    removal: str
+    removed: list[TileType]
+    removal_known: bool
+    to_remove: int
+    pool: list[TileType]
+    bag: list[TileType]
+    grounds: list[Grounds]
+    round: int
+    turn: int
+    display: list[TileType]
+    phase: Phase
+    pending: str | None
+    log: list[TileType | Decision]
+    rng: random.Random | None
+
+    # -- who is to act -----------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide, or :data:`CHANCE` at a draw, or :data:`TERMINAL` at the end."""
+        phase = self.phase
+        if phase >= Phase.PLACE:
+            if phase == Phase.OVER:
+                return TERMINAL
+            return (self.round + self.turn) % self.n
+        return CHANCE
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose decision is awaited, or ``None`` at chance nodes and at the end."""
+        p = self.current_player
+        return p if p >= 0 else None
+
+    @property
+    def owner(self) -> int:
+        """G1: the bag owner of the current round."""
+        return self.round % self.n
+
+    def is_chance(self) -> bool:
+        return self.phase < Phase.PLACE
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    # -- chance ------------------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[TileType, float]]:
+        """At a chance node, each tile type that can come next with its probability."""
+        if self.phase == Phase.REMOVAL:
+            src = self.pool
+        elif self.phase == Phase.DRAW:
+            src = self.bag
+        else:
+            return []
+        counts = Counter(src)
+        total = len(src)
+        return [(t, counts[t] / total) for t in sorted(counts, key=lambda t: t.index)]
+
+    def apply_draw(self, t: TileType) -> None:
+        """Take tile type ``t`` as the next chance outcome (removal or display draw).
+
+        Raises :class:`IllegalDrawError` if the bag (or the removal pool) holds no such tile.
+        """
+        if self.phase == Phase.REMOVAL:
+            src = self.pool
+        elif self.phase == Phase.DRAW:
+            src = self.bag
+        else:
+            raise IllegalDrawError("no draw is due: the state waits for a player's decision")
+        try:
+            i = src.index(t)
+        except ValueError:
+            where = "the tiles that may be removed" if self.phase == Phase.REMOVAL else "the bag"
+            raise IllegalDrawError(f"{t.name} is not in {where}") from None
+        src[i] = src[-1]
+        src.pop()
+        self._after_draw(t)
+
+    def sample_draw(self, rng: random.Random) -> TileType:
+        """Draw a uniformly random tile at this chance node using ``rng`` and apply it."""
+        src = self.pool if self.phase == Phase.REMOVAL else self.bag
+        if self.phase > Phase.DRAW or not src:
+            raise IllegalDrawError("no draw is due")
+        i = int(rng.random() * len(src))
+        t = src[i]
+        src[i] = src[-1]
+        src.pop()
+        self._after_draw(t)
+        return t
+
+    def advance_chance(self, rng: random.Random | None = None) -> None:
+        """Resolve chance nodes until a player must decide (or the game is over)."""
+        r = rng if rng is not None else self.rng
+        if r is None:
+            raise IllegalDrawError("no RNG to draw with: pass one, or create the game with a seed")
+        while self.phase < Phase.PLACE:
+            self.sample_draw(r)
+
+    def _after_draw(self, t: TileType) -> None:
+        if self.phase == Phase.REMOVAL:
+            self.removed.append(t)
+            if len(self.removed) == self.to_remove:
+                self.bag.extend(self.pool)
+                self.pool = []
+                self.phase = Phase.DRAW
+            return
+        self.display.append(t)
+        self.log.append(t)
+        if len(self.display) == self.n:
+            self.phase = Phase.PLACE
+            self.turn = 0
+
+    # -- legal decisions ---------------------------------------------------------------
+
+    def legal_decisions(self) -> list[Decision]:
+        """Every legal decision of the player to move; empty at chance nodes and at the end.
+
+        Identical tile types in the display give one decision; two elephants on one cell give
+        one decision per target.
+        """
+        phase = self.phase
+        if phase == Phase.PLACE:
+            seat = (self.round + self.turn) % self.n
+            g = self.grounds[seat]
+            out: list[Decision] = []
+            e0, e1 = g.elephants
+            tiles = dict.fromkeys(self.display)
+            for t in tiles:
+                for tk, decs in _place_options(seat, t, e0):
+                    if tk != e1:
+                        out += decs
+            if e1 != e0:
+                for t in tiles:
+                    for tk, decs in _place_options(seat, t, e1):
+                        if tk != e0:
+                            out += decs
+            if g.passes < MAX_PASSES:
+                out.append(Pass(seat))
+            return out
+        if phase == Phase.FOLLOW_UP:
+            seat = (self.round + self.turn) % self.n
+            g = self.grounds[seat]
+            fu: list[Decision] = [FollowUpSkip(seat)]
+            if self.pending == MOVE_ELEPHANT:
+                fu += self._sp1_moves(seat, g)
+            else:
+                fu += self._sp2_moves(seat, g)
+            return fu
+        return []
+
+    @staticmethod
+    def _sp1_moves(seat: int, g: Grounds) -> list[Decision]:
+        els = g.elephants
+        targets = [k for k in g.stacks if k not in els]
+        out: list[Decision] = []
+        for ek in dict.fromkeys(els):
+            cache = _follow_cache(_SP1_CACHE, seat, ek)
+            for tk in targets:
+                d = cache.get(tk)
+                if d is None:
+                    d = cache[tk] = MoveElephant(seat, cell(ek), cell(tk))
+                out.append(d)
+        return out
+
+    @staticmethod
+    def _sp2_sources(g: Grounds) -> list[int]:
+        """SP2 sources: no elephant, not built around, not splitting the grounds."""
+        stacks = g.stacks
+        els = g.elephants
+        cut = g.articulation_points()
+        return [
+            k
+            for k in stacks
+            if k not in els
+            and k not in cut
+            and (k - 1 not in stacks or k + 1 not in stacks
+                 or k - _STRIDE not in stacks or k + _STRIDE not in stacks)
+        ]
+
+    def _sp2_moves(self, seat: int, g: Grounds) -> list[Decision]:
+        stacks = g.stacks
+        # Empty cells next to the grounds, with how many stacks touch each.
+        touching: dict[int, int] = {}
+        for k in stacks:
+            for d in NEIGHBOURS:
+                n = k + d
+                if n not in stacks:
+                    touching[n] = touching.get(n, 0) + 1
+        frontier = list(touching)
+        out: list[Decision] = []
+        for src in self._sp2_sources(g):
+            # Destinations touch a stack other than the source (SP2): drop the empty cells
+            # whose only neighbouring stack is the source.
+            lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
+            cache = _follow_cache(_SP2_CACHE, seat, src)
+            for dst in frontier:
+                if dst in lonely:
+                    continue
+                m = cache.get(dst)
+                if m is None:
+                    m = cache[dst] = MoveStack(seat, cell(src), cell(dst))
+                out.append(m)
+        return out
+
+    def is_legal(self, d: Decision) -> bool:
+        try:
+            self._check(d)
+        except IllegalDecisionError:
+            return False
+        return True
+
+    # -- applying ----------------------------------------------------------------------
+
+    def _check(self, d: Decision) -> None:
+        """Raise :class:`IllegalDecisionError` unless ``d`` is legal now. Changes nothing."""
+        phase = self.phase
+        if phase == Phase.OVER:
+            raise IllegalDecisionError("the game is over", "G4")
+        if phase < Phase.PLACE:
+            raise IllegalDecisionError("a tile must be drawn first", "G1")
+        seat = (self.round + self.turn) % self.n
+        if not isinstance(d, Pass | Place | MoveElephant | MoveStack | FollowUpSkip):
+            raise IllegalDecisionError(f"not a decision: {d!r}")
+        if d.seat != seat:
+            raise IllegalDecisionError(f"it is seat {seat}'s turn, not seat {d.seat}'s", "G2")
+        g = self.grounds[seat]
+        if phase == Phase.PLACE:
+            if isinstance(d, Pass):
+                if g.passes >= MAX_PASSES:
+                    raise IllegalDecisionError("both elephants already lie: no passes left", "G3")
+                return
+            if not isinstance(d, Place):
+                raise IllegalDecisionError(
+                    "no special tile was placed: take a tile or pass", "G2"
+                )
+            if d.take not in self.display:
+                raise IllegalDecisionError(f"{d.take.name} is not in the display", "G2")
+            if d.take.is_arch != (d.arch is not None) or (
+                d.arch is not None and d.arch not in EDGES
+            ):
+                raise IllegalDecisionError(
+                    "an arch tile needs an edge N/E/S/W and other tiles none", "P6"
+                )
+            fk, tk = key(d.from_), key(d.to)
+            if fk not in g.elephants:
+                raise IllegalDecisionError(f"no elephant of seat {seat} stands on {d.from_}", "P1")
+            if tk - fk not in _NEIGHBOUR_SET:
+                raise IllegalDecisionError(
+                    f"{d.to} is not orthogonally adjacent to {d.from_}", "P1"
+                )
+            if tk in g.elephants:
+                raise IllegalDecisionError(f"{d.to} holds the other elephant", "P4")
+            return
+        # FOLLOW_UP
+        if isinstance(d, FollowUpSkip):
+            return
+        if self.pending == MOVE_ELEPHANT:
+            if not isinstance(d, MoveElephant):
+                raise IllegalDecisionError(
+                    "after a move-elephant tile: move an elephant or skip", "SP1"
+                )
+            fk, tk = key(d.from_), key(d.to)
+            if fk not in g.elephants:
+                raise IllegalDecisionError(f"no elephant stands on {d.from_}", "SP1")
+            if tk not in g.stacks:
+                raise IllegalDecisionError(f"{d.to} holds no tile", "SP1")
+            if tk in g.elephants:
+                raise IllegalDecisionError(f"an elephant already stands on {d.to}", "SP1")
+            return
+        if not isinstance(d, MoveStack):
+            raise IllegalDecisionError("after a move-tile tile: move a stack or skip", "SP2")
+        fk, tk = key(d.from_), key(d.to)
+        if fk not in g.stacks:
+            raise IllegalDecisionError(f"{d.from_} holds no stack", "SP2")
+        if fk in g.elephants:
+            raise IllegalDecisionError(f"an elephant stands on {d.from_}", "SP2")
+        if all(fk + dd in g.stacks for dd in NEIGHBOURS):
+            raise IllegalDecisionError(f"{d.from_} is built around on all four sides", "SP2")
+        if not g.is_connected(without=fk):
+            raise IllegalDecisionError(
+                f"moving the stack on {d.from_} would split the grounds", "SP2"
+            )
+        if tk == fk:
+            raise IllegalDecisionError("the destination must differ from the source", "SP2")
+        if tk in g.stacks:
+            raise IllegalDecisionError(f"{d.to} is not empty", "SP2")
+        if not any(tk + dd != fk and tk + dd in g.stacks for dd in NEIGHBOURS):
+            raise IllegalDecisionError(
+                f"{d.to} is not adjacent to a stack other than the one moved", "SP2"
+            )
+
+    def apply(self, d: Decision) -> None:
+        """Apply a decision after checking it; an illegal one raises and changes nothing."""
+        self._check(d)
+        self.apply_unchecked(d)
+
+    def apply_unchecked(self, d: Decision) -> None:
+        """Apply a decision known to be legal (one from :meth:`legal_decisions`)."""
+        seat = d.seat
+        g = self.grounds[seat]
+        self.log.append(d)
+        if type(d) is Place:
+            t = d.take
+            self.display.remove(t)
+            fk = key(d.from_)
+            tk = key(d.to)
+            stacks = g.stacks
+            s = stacks.get(tk)
+            stacks[tk] = (*s, (t, d.arch)) if s else ((t, d.arch),)
+            els = g.elephants
+            if els[0] == fk:
+                els[0] = tk
+            else:
+                els[1] = tk
+            if t.special is not None:
+                self.phase = Phase.FOLLOW_UP
+                self.pending = t.special
+                return
+        elif type(d) is Pass:
+            g.passes += 1
+        elif type(d) is MoveElephant:
+            els = g.elephants
+            fk = key(d.from_)
+            if els[0] == fk:
+                els[0] = key(d.to)
+            else:
+                els[1] = key(d.to)
+        elif type(d) is MoveStack:
+            stacks = g.stacks
+            stacks[key(d.to)] = stacks.pop(key(d.from_))
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.pending = None
+        self.turn += 1
+        if self.turn == self.n:
+            # G3: tiles left in the display leave the game.
+            self.display.clear()
+            if not self.bag:
+                self.phase = Phase.OVER  # G4
+            else:
+                self.round += 1
+                self.turn = 0
+                self.phase = Phase.DRAW
+        else:
+            self.phase = Phase.PLACE
+
+    # -- copies, results, views ----------------------------------------------------------
+
+    def copy(self, with_rng: bool = True) -> GameState:
+        """An independent copy (for search). ``with_rng=False`` leaves the copy without RNG."""
+        c = GameState.__new__(GameState)
+        c.tileset = self.tileset
+        c.colors = self.colors
+        c.n = self.n
+        c.removal = self.removal
+        c.removed = list(self.removed)
+        c.removal_known = self.removal_known
+        c.to_remove = self.to_remove
+        c.pool = list(self.pool)
+        c.bag = list(self.bag)
+        c.grounds = [g.copy() for g in self.grounds]
+        c.round = self.round
+        c.turn = self.turn
+        c.display = list(self.display)
+        c.phase = self.phase
+        c.pending = self.pending
+        c.log = list(self.log)
+        if with_rng and self.rng is not None:
+            c.rng = random.Random()
+            c.rng.setstate(self.rng.getstate())
+        else:
+            c.rng = None
+        return c
+
+    def scores(self) -> list[ScoreBreakdown]:
+        """SC1–SC6 for every seat, as the grounds stand now (final once the game is over)."""
+        return [score_grounds(g) for g in self.grounds]
+
+    def ranks(self) -> list[int]:
+        """SC7: 1-based ranks with shared placings."""
+        return rank([s.total for s in self.scores()])
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may see (RULES.md I1, I2); ``None`` gives a watcher's public view."""
+        from kerala.views import player_view
+
+        return player_view(self, seat)
+
+    def drawn_rounds(self) -> list[list[TileType]]:
+        """The tiles drawn in each round so far (public, I1)."""
+        return [r[0] for r in self.history()]
+
+    def history(self) -> list[tuple[list[TileType], list[Decision]]]:
+        """Each round's drawn tiles and decisions, in play order (public, I1)."""
+        rounds: list[tuple[list[TileType], list[Decision]]] = []
+        prev_draw = False
+        for ev in self.log:
+            if isinstance(ev, TileType):
+                if not prev_draw:
+                    rounds.append(([], []))
+                rounds[-1][0].append(ev)
+                prev_draw = True
+            else:
+                rounds[-1][1].append(ev)
+                prev_draw = False
+        return rounds
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.n} players, round {self.round}, turn {self.turn}, "
+            f"phase {self.phase.name}, bag {len(self.bag)}>"
+        )
+
+
+def new_game(
+    colors: Sequence[str],
+    *,
+    tileset: TileSet | None = None,
+    removal: str = "random",
+    removed: Sequence[TileType] | None = None,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+) -> GameState:
+    """Set up a game (RULES.md S1–S4).
+
+    ``colors`` are the seats' colors in seat order (seat 0 holds the bag first). With
+    ``removal="random"`` the state starts at the removal chance nodes; with ``"chosen"``,
+    ``removed`` names the tiles taken out and is validated (count and colors, S3).
+    ``seed`` (or ``rng``) gives the state an RNG so that :meth:`GameState.advance_chance` can
+    draw; the same seed replays the same game.
+    """
+    ts = tileset if tileset is not None else load_tileset("standard")
+    cols = tuple(colors)
+    n = len(cols)
+    if n not in REMOVAL_COUNT:
+        raise SetupError(f"S1: 2 to 5 players, got {n}")
+    for c in cols:
+        if c not in COLORS:
+            raise SetupError(f"S1: unknown color {c!r}; colors are {', '.join(COLORS)}")
+    if len(set(cols)) != n:
+        raise SetupError("S1: every player needs a distinct color")
+    k = REMOVAL_COUNT[n]
+    player_colors = set(cols)
+    all_tiles = ts.tiles()
+    pool = [t for t in all_tiles if t.color not in player_colors]
+    bag = [t for t in all_tiles if t.color in player_colors]
+    if len(pool) < k:
+        raise SetupError(f"S3: the tile set has only {len(pool)} tiles of unplayed colors, {k} must go")
+    if (len(all_tiles) - k) % n:
+        raise SetupError(
+            f"S4: {len(all_tiles) - k} tiles would go in the bag, not a multiple of {n} players"
+        )
+    s = GameState.__new__(GameState)
+    s.tileset = ts
+    s.colors = cols
+    s.n = n
+    s.removal_known = True
+    s.to_remove = k
+    s.grounds = [Grounds.start(c) for c in cols]
+    s.round = 0
+    s.turn = 0
+    s.display = []
+    s.pending = None
+    s.log = []
+    s.removed = []
+    if rng is not None:
+        s.rng = rng
+    elif seed is not None:
+        s.rng = random.Random(seed)
+    else:
+        s.rng = None
+    if removal == "random":
+        if removed is not None:
+            raise SetupError("S3: random removal takes no list of removed tiles")
+        s.removal = "random"
+        s.pool = pool
+        s.bag = bag
+        s.phase = Phase.REMOVAL
+        if k == 0:
+            s.bag.extend(pool)
+            s.pool = []
+            s.phase = Phase.DRAW
+    elif removal == "chosen":
+        s.removal = "chosen"
+        chosen = list(removed or [])
+        if len(chosen) != k:
+            raise SetupError(f"S3: {n} players remove exactly {k} tiles, {len(chosen)} were named")
+        left = Counter(pool)
+        for t in chosen:
+            if t.color in player_colors:
+                raise SetupError(f"S3: {t.name} is of a color a player plays")
+            if left[t] <= 0:
+                raise SetupError(f"S3: the tile set has no more {t.name} to remove")
+            left[t] -= 1
+        s.removed = chosen
+        s.pool = []
+        s.bag = bag + list(left.elements())
+        s.phase = Phase.DRAW
+    else:
+        raise SetupError(f"S3: removal must be 'random' or 'chosen', got {removal!r}")
+    return s

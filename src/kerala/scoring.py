@@ -1,0 +1,246 @@
+"""End-of-game scoring (RULES.md SC1–SC7) with the best choice of surplus areas.
+
+SC1 lets the player choose which area of each color stays. Only arches (SC4) tie the choices of
+two colors together, so the search is exact but small: per color, the areas linked by a scoring
+arch plus the best unlinked ones are the only candidates worth keeping, and a branch-and-bound
+over the five colors finds the best combination.
+
+>>> from kerala.grounds import Grounds
+>>> score_grounds(Grounds.start("blue")).to_json()
+{'total': -17, 'surplus': 0, 'missing': -20, 'standing': 2, 'arches': 0, 'symbols': 1, 'removed_cells': []}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from kerala.tiles import COLORS
+
+if TYPE_CHECKING:
+    from kerala.grounds import Grounds
+
+Cell = tuple[int, int]
+
+#: SC1: tiles score -2 each in a removed area; SC2: -5 per missing color; SC4: +5 per arch.
+REMOVED_TILE_POINTS = -2
+MISSING_COLOR_POINTS = -5
+ARCH_POINTS = 5
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """One player's score in NOTATION.md's field names."""
+
+    total: int
+    surplus: int
+    missing: int
+    standing: int
+    arches: int
+    symbols: int
+    removed_cells: tuple[Cell, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "surplus": self.surplus,
+            "missing": self.missing,
+            "standing": self.standing,
+            "arches": self.arches,
+            "symbols": self.symbols,
+            "removed_cells": [list(c) for c in self.removed_cells],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ScoreBreakdown:
+        return cls(
+            total=d["total"],
+            surplus=d["surplus"],
+            missing=d["missing"],
+            standing=d["standing"],
+            arches=d["arches"],
+            symbols=d["symbols"],
+            removed_cells=tuple((c[0], c[1]) for c in d.get("removed_cells", [])),
+        )
+
+
+class _Area:
+    __slots__ = ("cells", "color", "index", "symbols", "tiles")
+
+    def __init__(self, index: int, color: str) -> None:
+        self.index = index
+        self.color = color
+        self.cells: list[int] = []
+        self.tiles = 0
+        self.symbols = 0
+
+
+def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
+    from kerala.grounds import NEIGHBOURS
+
+    stacks = g.stacks
+    top = {k: s[-1][0].color for k, s in stacks.items()}
+    area_of: dict[int, int] = {}
+    areas: list[_Area] = []
+    for start in sorted(stacks):
+        if start in area_of:
+            continue
+        color = top[start]
+        a = _Area(len(areas), color)
+        areas.append(a)
+        area_of[start] = a.index
+        todo = [start]
+        while todo:
+            k = todo.pop()
+            a.cells.append(k)
+            s = stacks[k]
+            a.tiles += len(s)
+            a.symbols += s[-1][0].symbols
+            for d in NEIGHBOURS:
+                n = k + d
+                if n in top and n not in area_of and top[n] == color:
+                    area_of[n] = a.index
+                    todo.append(n)
+    return areas, area_of
+
+
+def score_grounds(g: Grounds) -> ScoreBreakdown:
+    """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
+    from kerala.grounds import EDGE_KEY_DELTA, cell
+
+    areas, area_of = _areas(g)
+    stacks = g.stacks
+    # Arch links between areas: (area of arch, area faced) -> count of scoring arches.
+    links: dict[tuple[int, int], int] = {}
+    for k, s in stacks.items():
+        t, edge = s[-1]
+        if t.arch_color is None or edge is None:
+            continue
+        f = k + EDGE_KEY_DELTA[edge]
+        fs = stacks.get(f)
+        if fs is not None and fs[-1][0].color == t.arch_color:
+            pair = (area_of[k], area_of[f])
+            links[pair] = links.get(pair, 0) + 1
+    linked: set[int] = set()
+    partner: dict[int, list[tuple[int, int]]] = {}
+    for (a, b), cnt in links.items():
+        linked.add(a)
+        linked.add(b)
+        partner.setdefault(a, []).append((b, cnt))
+        partner.setdefault(b, []).append((a, cnt))
+
+    def unary(a: _Area) -> int:
+        # Keeping an area saves its -2 per tile and scores its symbols.
+        return -REMOVED_TILE_POINTS * a.tiles + a.symbols
+
+    by_color: dict[str, list[_Area]] = {c: [] for c in COLORS}
+    for a in areas:
+        by_color[a.color].append(a)
+
+    # Candidate kept-sets per color (tuples of area indices).
+    domains: list[list[tuple[int, ...]]] = []
+    for color in COLORS:
+        group = by_color[color]
+        cap = 2 if color == g.color else 1
+        if len(group) <= cap:
+            domains.append([tuple(a.index for a in group)])
+            continue
+        unlinked = sorted(
+            (a for a in group if a.index not in linked), key=lambda a: (-unary(a), a.index)
+        )[:cap]
+        cands = [a.index for a in group if a.index in linked] + [a.index for a in unlinked]
+        cands.sort()
+        domains.append(list(combinations(cands, cap)))
+
+    value = [unary(a) for a in areas]
+    best_choice = _best(domains, value, partner)
+    kept = {i for choice in best_choice for i in choice}
+
+    surplus = 0
+    removed: list[int] = []
+    symbols = 0
+    for a in areas:
+        if a.index in kept:
+            symbols += a.symbols
+        else:
+            surplus += REMOVED_TILE_POINTS * a.tiles
+            removed.extend(a.cells)
+    arches = 0
+    for (a, b), cnt in links.items():
+        if a in kept and b in kept:
+            arches += ARCH_POINTS * cnt
+    present = {a.color for a in areas}
+    missing = MISSING_COLOR_POINTS * (len(COLORS) - len(present))
+    standing = 2 - g.passes
+    total = surplus + missing + standing + arches + symbols
+    return ScoreBreakdown(
+        total=total,
+        surplus=surplus,
+        missing=missing,
+        standing=standing,
+        arches=arches,
+        symbols=symbols,
+        removed_cells=tuple(sorted(cell(k) for k in removed)),
+    )
+
+
+def _best(
+    domains: list[list[tuple[int, ...]]],
+    value: list[int],
+    partner: dict[int, list[tuple[int, int]]],
+) -> list[tuple[int, ...]]:
+    """Exact maximum of sum(value of kept areas) + 5 x links between kept areas."""
+    # Order: forced colors first, then by growing domain size (cheap bounds early).
+    order = sorted(range(len(domains)), key=lambda i: len(domains[i]))
+
+    def optimistic(choice: tuple[int, ...]) -> int:
+        return sum(value[a] + ARCH_POINTS * sum(c for _, c in partner.get(a, ())) for a in choice)
+
+    # Upper bound of what colors order[i:] can still add.
+    rest = [0] * (len(order) + 1)
+    for i in range(len(order) - 1, -1, -1):
+        rest[i] = rest[i + 1] + max(optimistic(ch) for ch in domains[order[i]])
+
+    best_val = -(10**9)
+    best: list[tuple[int, ...]] = [d[0] for d in domains]
+    current: list[tuple[int, ...]] = [()] * len(domains)
+    kept: set[int] = set()
+
+    def gain(choice: tuple[int, ...]) -> int:
+        v = 0
+        for a in choice:
+            v += value[a]
+            for b, c in partner.get(a, ()):
+                if b in kept:
+                    v += ARCH_POINTS * c
+        return v
+
+    def search(i: int, acc: int) -> None:
+        nonlocal best_val, best
+        if i == len(order):
+            if acc > best_val:
+                best_val = acc
+                best = list(current)
+            return
+        if acc + rest[i] <= best_val:
+            return
+        ci = order[i]
+        for choice in domains[ci]:
+            g = gain(choice)
+            current[ci] = choice
+            kept.update(choice)
+            search(i + 1, acc + g)
+            kept.difference_update(choice)
+
+    search(0, 0)
+    return best
+
+
+def rank(totals: list[int]) -> list[int]:
+    """SC7: ranks with shared placings.
+
+    >>> rank([30, 41, 30, 12])
+    [2, 1, 2, 4]
+    """
+    return [1 + sum(1 for o in totals if o > t) for t in totals]
