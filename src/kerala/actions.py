@@ -125,7 +125,7 @@ def _keys(obj: dict[str, Any], allowed: set[str]) -> None:
 
 def _move(obj: object, name: str) -> tuple[Cell, Cell]:
     if not isinstance(obj, dict):
-        raise DecisionSyntaxError(f"'{name}' must be an object {{\"from\", \"to\"}}")
+        raise DecisionSyntaxError(f'\'{name}\' must be an object {{"from", "to"}}')
     _keys(obj, {"from", "to"})
     if "from" not in obj or "to" not in obj:
         raise DecisionSyntaxError(f"'{name}' needs both 'from' and 'to'")

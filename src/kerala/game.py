@@ -34,7 +34,7 @@ from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
 from kerala.grounds import _STRIDE, NEIGHBOURS, Grounds, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
-from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
+from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, TileSet, TileType, load_tileset
 
 if TYPE_CHECKING:
     from kerala.views import PlayerView
@@ -299,8 +299,12 @@ class GameState:
             for k in stacks
             if k not in els
             and k not in cut
-            and (k - 1 not in stacks or k + 1 not in stacks
-                 or k - _STRIDE not in stacks or k + _STRIDE not in stacks)
+            and (
+                k - 1 not in stacks
+                or k + 1 not in stacks
+                or k - _STRIDE not in stacks
+                or k + _STRIDE not in stacks
+            )
         ]
 
     def _sp2_moves(self, seat: int, g: Grounds) -> list[Decision]:
@@ -356,9 +360,7 @@ class GameState:
                     raise IllegalDecisionError("both elephants already lie: no passes left", "G3")
                 return
             if not isinstance(d, Place):
-                raise IllegalDecisionError(
-                    "no special tile was placed: take a tile or pass", "G2"
-                )
+                raise IllegalDecisionError("no special tile was placed: take a tile or pass", "G2")
             if d.take not in self.display:
                 raise IllegalDecisionError(f"{d.take.name} is not in the display", "G2")
             if d.take.is_arch != (d.arch is not None) or (
@@ -572,7 +574,9 @@ def new_game(
     pool = [t for t in all_tiles if t.color not in player_colors]
     bag = [t for t in all_tiles if t.color in player_colors]
     if len(pool) < k:
-        raise SetupError(f"S3: the tile set has only {len(pool)} tiles of unplayed colors, {k} must go")
+        raise SetupError(
+            f"S3: the tile set has only {len(pool)} tiles of unplayed colors, {k} must go"
+        )
     if (len(all_tiles) - k) % n:
         raise SetupError(
             f"S4: {len(all_tiles) - k} tiles would go in the bag, not a multiple of {n} players"

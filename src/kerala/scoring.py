@@ -6,8 +6,9 @@ arch plus the best unlinked ones are the only candidates worth keeping, and a br
 over the five colors finds the best combination.
 
 >>> from kerala.grounds import Grounds
->>> score_grounds(Grounds.start("blue")).to_json()
-{'total': -17, 'surplus': 0, 'missing': -20, 'standing': 2, 'arches': 0, 'symbols': 1, 'removed_cells': []}
+>>> b = score_grounds(Grounds.start("blue"))
+>>> b.total, b.missing, b.standing, b.symbols, b.removed_cells
+(-17, -20, 2, 1, ())
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class ScoreBreakdown:
     arches: int
     symbols: int
     removed_cells: tuple[Cell, ...] = field(default=())
+    #: SC5 split by color, in COLORS order (the scoring pad's rows); not part of the JSON.
+    symbols_by_color: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,11 +127,11 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
             links[pair] = links.get(pair, 0) + 1
     linked: set[int] = set()
     partner: dict[int, list[tuple[int, int]]] = {}
-    for (a, b), cnt in links.items():
-        linked.add(a)
-        linked.add(b)
-        partner.setdefault(a, []).append((b, cnt))
-        partner.setdefault(b, []).append((a, cnt))
+    for (ia, ib), cnt in links.items():
+        linked.add(ia)
+        linked.add(ib)
+        partner.setdefault(ia, []).append((ib, cnt))
+        partner.setdefault(ib, []).append((ia, cnt))
 
     def unary(a: _Area) -> int:
         # Keeping an area saves its -2 per tile and scores its symbols.
@@ -160,15 +163,17 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
     surplus = 0
     removed: list[int] = []
     symbols = 0
+    by_color_symbols = dict.fromkeys(COLORS, 0)
     for a in areas:
         if a.index in kept:
             symbols += a.symbols
+            by_color_symbols[a.color] += a.symbols
         else:
             surplus += REMOVED_TILE_POINTS * a.tiles
             removed.extend(a.cells)
     arches = 0
-    for (a, b), cnt in links.items():
-        if a in kept and b in kept:
+    for (ia, ib), cnt in links.items():
+        if ia in kept and ib in kept:
             arches += ARCH_POINTS * cnt
     present = {a.color for a in areas}
     missing = MISSING_COLOR_POINTS * (len(COLORS) - len(present))
@@ -182,6 +187,7 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         arches=arches,
         symbols=symbols,
         removed_cells=tuple(sorted(cell(k) for k in removed)),
+        symbols_by_color=tuple(by_color_symbols.items()),
     )
 
 

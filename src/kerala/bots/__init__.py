@@ -63,13 +63,19 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"mcts:time=0.5,iterations=100"`` into a name and options."""
+    """Split ``"mcts:time=0.5:iterations=100"`` into a name and options.
+
+    Options follow the name, each ``key=value`` after a colon (commas separate bots in lists).
+
+    >>> parse_spec("mcts:time=0.5:iterations=100")
+    ('mcts', {'time': '0.5', 'iterations': '100'})
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError("a bot spec must be a non-empty string")
     name, _, rest = spec.strip().partition(":")
     opts: dict[str, str] = {}
     if rest:
-        for part in rest.split(";" if ";" in rest else "&" if "&" in rest else ":"):
+        for part in rest.split(":"):
             if not part:
                 continue
             k, eq, v = part.partition("=")

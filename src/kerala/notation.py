@@ -1,0 +1,560 @@
+"""Game records and grounds documents (NOTATION.md): read, write, validate.
+
+This module owns the JSON forms only; every rule question is asked of the engine
+(:mod:`kerala.game`, :mod:`kerala.scoring`). A reader replays a record through the rules and
+refuses a bad document with a :class:`~kerala.errors.NotationError` naming the round, the turn
+and the reason.
+
+>>> from kerala.game import new_game
+>>> s = new_game(["blue", "red"], seed=2); s.advance_chance()
+>>> s.apply(s.legal_decisions()[0])
+>>> doc = write_record(s, [{"name": "Ada"}, {"name": "Bo"}])
+>>> doc["rounds"][0]["turns"]
+[{'seat': 0, 'take': 'blue:e2', 'to': [0, -1], 'from': [0, 0]}]
+>>> "removed" in doc  # a game in progress under random removal keeps them hidden (I2)
+False
+>>> read_record(doc).state.turn
+1
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from kerala.actions import (
+    Decision,
+    DecisionSyntaxError,
+    FollowUpSkip,
+    MoveElephant,
+    MoveStack,
+    Place,
+    decision_from_json,
+)
+from kerala.errors import (
+    IllegalDecisionError,
+    IllegalDrawError,
+    KeralaError,
+    NotationError,
+    SetupError,
+    TileSetError,
+)
+from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
+from kerala.grounds import Grounds, Placed, cell, key
+from kerala.scoring import ScoreBreakdown, rank, score_grounds
+from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
+
+RECORD_FORMAT = "kerala-record"
+GROUNDS_FORMAT = "kerala-grounds"
+VERSION = 1
+_SCORE_FIELDS = ("total", "surplus", "missing", "standing", "arches", "symbols")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema shipped for ``"record"`` or ``"grounds"``."""
+    text = resources.files("kerala").joinpath("schemas", f"{name}.schema.json").read_text()
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+# -- parsing helpers ---------------------------------------------------------------------
+
+
+def load_json(text: str | bytes, source: str = "document") -> Any:
+    """Parse JSON text, turning a syntax error into a :class:`NotationError`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise NotationError(
+            f"malformed JSON in {source}: {e.msg} at line {e.lineno}, column {e.colno}"
+        ) from None
+    except UnicodeDecodeError as e:
+        raise NotationError(f"{source} is not UTF-8 text: {e.reason}") from None
+
+
+def _as_doc(doc: str | bytes | Mapping[str, Any], expected: str) -> dict[str, Any]:
+    if isinstance(doc, str | bytes):
+        doc = load_json(doc)
+    if not isinstance(doc, Mapping):
+        raise NotationError(f"a {expected} document must be a JSON object")
+    d = dict(doc)
+    fmt = d.get("format")
+    if fmt != expected:
+        raise NotationError(f"unknown format {fmt!r}: expected {expected!r}")
+    if d.get("version") != VERSION:
+        raise NotationError(
+            f"unsupported {expected} version {d.get('version')!r}: this reader knows {VERSION}"
+        )
+    return d
+
+
+def _tile(name: object, where: str, r: int | None = None, t: int | None = None) -> TileType:
+    tt = TILE_TYPES.get(name) if isinstance(name, str) else None
+    if tt is None:
+        raise NotationError(f"unknown tile {name!r} in {where}", r, t)
+    return tt
+
+
+def _cell(value: object, where: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise NotationError(f"{where} must be a cell [x, y] of two integers, got {value!r}")
+    return (value[0], value[1])
+
+
+# -- grounds documents -------------------------------------------------------------------
+
+
+def read_grounds(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = None) -> Grounds:
+    """Validate a grounds document and build the :class:`~kerala.grounds.Grounds` it shows."""
+    d = _as_doc(doc, GROUNDS_FORMAT)
+    allowed = {"format", "version", "color", "passes", "elephants", "stacks"}
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise NotationError(f"unexpected field(s) in grounds: {', '.join(extra)}")
+    color = d.get("color")
+    if color not in COLORS:
+        raise NotationError(f"'color' must be one of {', '.join(COLORS)}, got {color!r}")
+    passes = d.get("passes", 0)
+    if not isinstance(passes, int) or isinstance(passes, bool) or not 0 <= passes <= 2:
+        raise NotationError(f"'passes' must be 0, 1 or 2, got {passes!r}")
+    stacks_doc = d.get("stacks")
+    if not isinstance(stacks_doc, list) or not stacks_doc:
+        raise NotationError("'stacks' must be a non-empty list")
+    stacks: dict[int, tuple[Placed, ...]] = {}
+    counts: Counter[TileType] = Counter()
+    starts = 0
+    for i, st in enumerate(stacks_doc):
+        where = f"stacks[{i}]"
+        if not isinstance(st, dict) or set(st) != {"at", "tiles"}:
+            raise NotationError(f"{where} must be an object with 'at' and 'tiles'")
+        at = _cell(st["at"], f"{where}.at")
+        k = key(at)
+        if k in stacks:
+            raise NotationError(f"{where}: cell {list(at)} is listed twice")
+        tiles = st["tiles"]
+        if not isinstance(tiles, list) or not tiles:
+            raise NotationError(f"{where}.tiles must be a non-empty list (bottom to top)")
+        placed: list[Placed] = []
+        for j, name in enumerate(tiles):
+            twhere = f"{where}.tiles[{j}]"
+            if not isinstance(name, str):
+                raise NotationError(f"{twhere} must be a tile name string")
+            base, at_sign, edge = name.partition("@")
+            tt = _tile(base, twhere)
+            if tt.is_arch:
+                if not at_sign or edge not in EDGES:
+                    raise NotationError(
+                        f"{twhere}: the arch tile {base} needs its edge, e.g. {base}@N"
+                    )
+                placed.append((tt, edge))
+            else:
+                if at_sign:
+                    raise NotationError(f"{twhere}: {base} is not an arch and takes no @edge")
+                placed.append((tt, None))
+            if tt.kind == START:
+                starts += 1
+                if tt.color != color:
+                    raise NotationError(f"{twhere}: the start tile must be {color}, not {tt.color}")
+                if j != 0:
+                    raise NotationError(f"{twhere}: the start tile lies at the bottom of its stack")
+            else:
+                counts[tt] += 1
+        stacks[k] = tuple(placed)
+    if starts != 1:
+        raise NotationError(f"the grounds must hold exactly one start tile, found {starts}")
+    ts = tileset or load_tileset("standard")
+    for tt, n in sorted(counts.items(), key=lambda p: p[0].index):
+        if n > ts.count(tt):
+            raise NotationError(
+                f"{n} tiles {tt.name}, but the tile set {ts.name!r} has only {ts.count(tt)}"
+            )
+    elephants_doc = d.get("elephants")
+    elephants: list[int] = []
+    if elephants_doc is not None:
+        if not isinstance(elephants_doc, list) or len(elephants_doc) != 2:
+            raise NotationError("'elephants' must list the cells of both elephants")
+        for i, e in enumerate(elephants_doc):
+            c = _cell(e, f"elephants[{i}]")
+            if key(c) not in stacks:
+                raise NotationError(f"elephants[{i}]: no stack at {list(c)}")
+            elephants.append(key(c))
+        if elephants[0] == elephants[1] and len(stacks) > 1:
+            raise NotationError("two elephants share a cell only before the first placement (P4)")
+    g = Grounds(color, stacks, elephants, passes)
+    if not g.is_connected():
+        raise NotationError("the grounds are not orthogonally connected")
+    return g
+
+
+def write_grounds(g: Grounds) -> dict[str, Any]:
+    """The grounds document of ``g``."""
+    doc: dict[str, Any] = {
+        "format": GROUNDS_FORMAT,
+        "version": VERSION,
+        "color": g.color,
+        "passes": g.passes,
+    }
+    if g.elephants:
+        doc["elephants"] = [list(cell(k)) for k in g.elephants]
+    doc["stacks"] = [
+        {"at": list(cell(k)), "tiles": [t.name + (f"@{e}" if e else "") for t, e in s]}
+        for k, s in sorted(g.stacks.items(), key=lambda p: cell(p[0]))
+    ]
+    return doc
+
+
+# -- game records ------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """A record read and replayed: the players, and the game state it leads to."""
+
+    players: list[dict[str, Any]]
+    state: GameState
+    #: ``True`` when the last turn's follow-up is still to be chosen.
+    follow_up_pending: bool = False
+    result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _turn_json(decs: Sequence[Decision]) -> dict[str, Any]:
+    first = decs[0]
+    out = first.to_json()
+    if len(decs) > 1:
+        fu = decs[1]
+        if isinstance(fu, MoveElephant | MoveStack):
+            out.update({k: v for k, v in fu.to_json().items() if k != "seat"})
+    return out
+
+
+def write_record(
+    state: GameState,
+    players: Sequence[Mapping[str, Any]] | None = None,
+    *,
+    include_removed: bool | None = None,
+) -> dict[str, Any]:
+    """The game record of ``state``.
+
+    ``players`` gives each seat's ``name`` (and ``bot``); colors come from the state.
+    Randomly removed tiles are written only for a finished game (or when
+    ``include_removed=True``), never for a game in progress (RULES.md I2).
+    """
+    seats = []
+    for i, color in enumerate(state.colors):
+        p = dict(players[i]) if players is not None and i < len(players) else {}
+        entry: dict[str, Any] = {"name": str(p.get("name", f"Player {i + 1}")), "color": color}
+        if p.get("bot"):
+            entry["bot"] = str(p["bot"])
+        seats.append(entry)
+    doc: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": VERSION,
+        "tileset": state.tileset.name,
+        "players": seats,
+        "removal": state.removal,
+    }
+    if include_removed is None:
+        include_removed = state.removal == "chosen" or state.is_over()
+    if (
+        include_removed
+        and state.removal_known
+        and state.phase != Phase.REMOVAL
+        and state.to_remove > 0
+    ):
+        doc["removed"] = [t.name for t in state.removed]
+    elif include_removed and state.removal_known and state.to_remove == 0:
+        doc["removed"] = []
+    rounds = []
+    pending = False
+    for drawn, decs in state.history():
+        turns: list[dict[str, Any]] = []
+        i = 0
+        while i < len(decs):
+            d = decs[i]
+            if isinstance(d, Place) and d.take.special is not None:
+                if i + 1 < len(decs):
+                    turns.append(_turn_json(decs[i : i + 2]))
+                    i += 2
+                    continue
+                t = d.to_json()
+                t["follow_up"] = "pending"
+                pending = True
+                turns.append(t)
+            else:
+                turns.append(d.to_json())
+            i += 1
+        rounds.append({"drawn": [t.name for t in drawn], "turns": turns})
+    doc["rounds"] = rounds
+    del pending
+    if state.is_over():
+        scores = state.scores()
+        ranks = rank([s.total for s in scores])
+        doc["result"] = {
+            "scores": [{"seat": i, **s.to_json()} for i, s in enumerate(scores)],
+            "ranks": ranks,
+        }
+    return doc
+
+
+def _players(d: dict[str, Any]) -> list[dict[str, Any]]:
+    players = d.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 5:
+        raise NotationError("'players' must list 2 to 5 players in seat order (S1)")
+    out = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise NotationError(f"players[{i}] must be an object")
+        extra = sorted(set(p) - {"name", "color", "bot"})
+        if extra:
+            raise NotationError(f"players[{i}]: unexpected field(s) {', '.join(extra)}")
+        if not isinstance(p.get("name"), str):
+            raise NotationError(f"players[{i}].name must be a string")
+        if p.get("color") not in COLORS:
+            raise NotationError(f"players[{i}].color must be one of {', '.join(COLORS)}")
+        if "bot" in p and not isinstance(p["bot"], str):
+            raise NotationError(f"players[{i}].bot must be a string")
+        out.append(dict(p))
+    colors = [p["color"] for p in out]
+    if len(set(colors)) != len(colors):
+        raise NotationError("every player needs a distinct color (S1)")
+    return out
+
+
+def _check_draws_possible(
+    rounds: list[Any], ts: TileSet, colors: set[str], k: int, removed: list[TileType] | None
+) -> list[TileType]:
+    """Round by round, check the draws could come from the bag; return a removal to replay.
+
+    Without the removed tiles (a record for a player's eyes, I2) any removal consistent with
+    the draws will do: the replay then does not depend on which.
+    """
+    drawn: Counter[TileType] = Counter()
+    for r, rd in enumerate(rounds):
+        for name in rd["drawn"]:
+            tt = _tile(name, "drawn", r)
+            drawn[tt] += 1
+            avail = ts.count(tt) - (removed.count(tt) if removed is not None else 0)
+            if drawn[tt] > avail:
+                raise NotationError(
+                    f"a draw the bag could not have produced: {drawn[tt]} × {tt.name}, "
+                    f"the bag held {avail}",
+                    r,
+                )
+        if removed is None:
+            spare = sum(ts.count(t) - drawn[t] for t in ts if t.color not in colors)
+            if spare < k:
+                raise NotationError(
+                    "a draw the bag could not have produced: too few tiles of unplayed colors "
+                    f"are left for the {k} removed ones",
+                    r,
+                )
+    if removed is not None:
+        return removed
+    out: list[TileType] = []
+    for t in ts:
+        if t.color in colors:
+            continue
+        out.extend([t] * min(ts.count(t) - drawn[t], k - len(out)))
+        if len(out) == k:
+            break
+    return out
+
+
+def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = None) -> Record:
+    """Validate a record and replay it through the rules; the result holds the final state."""
+    d = _as_doc(doc, RECORD_FORMAT)
+    allowed = {"format", "version", "tileset", "players", "removal", "removed", "rounds", "result"}
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise NotationError(f"unexpected field(s) in record: {', '.join(extra)}")
+    ts_name = d.get("tileset", "standard")
+    ts: TileSet
+    if tileset is not None and tileset.name == ts_name:
+        ts = tileset
+    else:
+        try:
+            if not isinstance(ts_name, str):
+                raise TileSetError("tile set name must be a string")
+            ts = load_tileset(ts_name)
+        except TileSetError:
+            raise NotationError(f"unknown tile set {ts_name!r}") from None
+    players = _players(d)
+    colors = [p["color"] for p in players]
+    n = len(colors)
+    removal = d.get("removal")
+    if removal not in ("random", "chosen"):
+        raise NotationError(f"'removal' must be 'random' or 'chosen', got {removal!r}")
+    removed: list[TileType] | None = None
+    if "removed" in d:
+        if not isinstance(d["removed"], list):
+            raise NotationError("'removed' must be a list of tiles")
+        removed = [_tile(x, "removed") for x in d["removed"]]
+    elif removal == "chosen":
+        raise NotationError("a record with chosen removal lists the 'removed' tiles (S3)")
+    rounds = d.get("rounds")
+    if not isinstance(rounds, list):
+        raise NotationError("'rounds' must be a list")
+    for r, rd in enumerate(rounds):
+        if not isinstance(rd, dict) or set(rd) - {"drawn", "turns"} or "drawn" not in rd:
+            raise NotationError("a round is an object with 'drawn' and 'turns'", r)
+        if not isinstance(rd["drawn"], list):
+            raise NotationError("'drawn' must be a list of tiles", r)
+        if not isinstance(rd.get("turns", []), list):
+            raise NotationError("'turns' must be a list", r)
+    k = REMOVAL_COUNT.get(n, 0)
+    if removed is not None and len(removed) != k:
+        raise NotationError(
+            f"S3: {n} players remove exactly {k} tiles, 'removed' lists {len(removed)}"
+        )
+    if removed is not None:
+        for t in removed:
+            if t.color in colors:
+                raise NotationError(f"S3: removed tile {t.name} is of a color a player plays")
+    replay_removed = _check_draws_possible(rounds, ts, set(colors), k, removed)
+    try:
+        state = new_game(colors, tileset=ts, removal="chosen", removed=replay_removed)
+    except SetupError as e:
+        raise NotationError(str(e)) from None
+    state.removal = removal
+    state.removal_known = removed is not None
+    pending = False
+    for r, rd in enumerate(rounds):
+        if state.is_over():
+            raise NotationError("the game was already over", r)
+        if state.phase != Phase.DRAW or state.round != r:
+            raise NotationError("a new round starts before the last one ended", r)
+        drawn = rd["drawn"]
+        last_round = r == len(rounds) - 1
+        if len(drawn) != n and not (last_round and len(drawn) < n and not rd.get("turns")):
+            raise NotationError(
+                f"the bag owner draws {n} tiles (G1), 'drawn' lists {len(drawn)}", r
+            )
+        for name in drawn:
+            try:
+                state.apply_draw(_tile(name, "drawn", r))
+            except IllegalDrawError as e:
+                raise NotationError(f"a draw the bag could not have produced: {e}", r) from None
+        turns = rd.get("turns", [])
+        for i, turn in enumerate(turns):
+            if pending:
+                raise NotationError("a turn follows a follow-up still pending", r, i)
+            pending = _replay_turn(state, turn, r, i, last=(last_round and i == len(turns) - 1))
+    result = d.get("result")
+    if result is not None:
+        _check_result(state, result)
+    return Record(players=players, state=state, follow_up_pending=pending, result=result)
+
+
+def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> bool:
+    if not isinstance(turn, dict):
+        raise NotationError("a turn must be an object", r, i)
+    expected = state.to_move
+    seat = turn.get("seat")
+    if expected is not None and seat != expected:
+        raise NotationError(f"seat out of order: seat {expected} plays now, not {seat!r}", r, i)
+    base = {k: v for k, v in turn.items() if k not in ("move_elephant", "move_stack", "follow_up")}
+    follow: dict[str, Any] | None = None
+    fu_keys = [k for k in ("move_elephant", "move_stack") if k in turn]
+    if len(fu_keys) > 1:
+        raise NotationError("a turn has at most one of 'move_elephant' and 'move_stack'", r, i)
+    if fu_keys:
+        follow = {"seat": seat, fu_keys[0]: turn[fu_keys[0]]}
+    pending_flag = turn.get("follow_up")
+    if pending_flag is not None and pending_flag != "pending":
+        raise NotationError(f"'follow_up' can only be \"pending\", got {pending_flag!r}", r, i)
+    try:
+        decision = decision_from_json(base)
+        state.apply(decision)
+        if isinstance(decision, Place) and decision.take.special is not None:
+            if pending_flag == "pending":
+                if follow is not None:
+                    raise NotationError("a pending follow-up cannot also be given", r, i)
+                if not last:
+                    raise NotationError("only the last turn of a record may be pending", r, i)
+                return True
+            if follow is None:
+                state.apply(FollowUpSkip(decision.seat))
+            else:
+                fu = decision_from_json(follow)
+                if decision.take.special == "move-elephant" and not isinstance(fu, MoveElephant):
+                    raise NotationError(
+                        f"{decision.take.name} allows 'move_elephant', not 'move_stack'", r, i
+                    )
+                if decision.take.special == "move-tile" and not isinstance(fu, MoveStack):
+                    raise NotationError(
+                        f"{decision.take.name} allows 'move_stack', not 'move_elephant'", r, i
+                    )
+                state.apply(fu)
+        else:
+            if follow is not None:
+                raise NotationError(
+                    "'move_elephant' and 'move_stack' follow only a special tile (SP1, SP2)", r, i
+                )
+            if pending_flag is not None:
+                raise NotationError("only a special tile's follow-up can be pending", r, i)
+    except NotationError:
+        raise
+    except (DecisionSyntaxError, IllegalDecisionError) as e:
+        raise NotationError(f"illegal turn: {e}", r, i) from None
+    except KeralaError as e:
+        raise NotationError(str(e), r, i) from None
+    return False
+
+
+def _check_result(state: GameState, result: object) -> None:
+    if not state.is_over():
+        raise NotationError("'result' is given but the game is not over")
+    if not isinstance(result, dict) or not isinstance(result.get("scores"), list):
+        raise NotationError("'result' must hold a 'scores' list and 'ranks'")
+    scores = state.scores()
+    got = result["scores"]
+    if len(got) != len(scores):
+        raise NotationError(f"'result' scores {len(got)} seats, the game has {len(scores)}")
+    for i, (mine, theirs) in enumerate(zip(scores, got, strict=True)):
+        if not isinstance(theirs, dict):
+            raise NotationError(f"result.scores[{i}] must be an object")
+        if theirs.get("seat", i) != i:
+            raise NotationError(
+                f"result.scores[{i}] is for seat {theirs.get('seat')!r}, expected {i}"
+            )
+        mj = mine.to_json()
+        for f in _SCORE_FIELDS:
+            if f in theirs and theirs[f] != mj[f]:
+                raise NotationError(
+                    f"the result the rules do not give: seat {i} {f} is {mj[f]}, "
+                    f"the record says {theirs[f]!r}"
+                )
+        if "total" not in theirs:
+            raise NotationError(f"result.scores[{i}] lacks 'total'")
+    ranks = rank([s.total for s in scores])
+    if "ranks" in result and result["ranks"] != ranks:
+        raise NotationError(
+            "the result the rules do not give: "
+            f"ranks are {ranks}, the record says {result['ranks']!r}"
+        )
+
+
+def score_document(doc: str | bytes | Mapping[str, Any]) -> ScoreBreakdown:
+    """Score a grounds document (the score calculator)."""
+    return score_grounds(read_grounds(doc))
+
+
+__all__ = [
+    "Record",
+    "load_json",
+    "read_grounds",
+    "read_record",
+    "schema",
+    "score_document",
+    "write_grounds",
+    "write_record",
+]
