@@ -10,7 +10,7 @@ and the reason.
 >>> s.apply(s.legal_decisions()[0])
 >>> doc = write_record(s, [{"name": "Ada"}, {"name": "Bo"}])
 >>> doc["rounds"][0]["turns"]
-[{'seat': 0, 'take': 'blue:e2', 'to': [0, -1], 'from': [0, 0]}]
+[{'seat': 0, 'take': 'blue:e1', 'to': [0, -1], 'from': [0, 0]}]
 >>> "removed" in doc  # a game in progress under random removal keeps them hidden (I2)
 False
 >>> read_record(doc).state.turn
