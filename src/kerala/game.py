@@ -251,14 +251,14 @@ class GameState:
             out: list[Decision] = []
             e0, e1 = g.elephants
             tiles = dict.fromkeys(self.display)
-            for t in tiles:
-                for tk, decs in _place_options(seat, t, e0):
-                    if tk != e1:
-                        out += decs
-            if e1 != e0:
+            cache = _PLACE_CACHE
+            for fk, other in ((e0, e1), (e1, e0)) if e1 != e0 else ((e0, e1),):
                 for t in tiles:
-                    for tk, decs in _place_options(seat, t, e1):
-                        if tk != e0:
+                    opts = cache.get((seat, t.index, fk))
+                    if opts is None:
+                        opts = _place_options(seat, t, fk)
+                    for tk, decs in opts:
+                        if tk != other:
                             out += decs
             if g.passes < MAX_PASSES:
                 out.append(Pass(seat))
