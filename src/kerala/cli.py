@@ -55,7 +55,7 @@ def scoring_pad(breakdowns: list[tuple[str, ScoreBreakdown]]) -> Table:
     table = Table(title="Scoring pad", show_lines=False)
     table.add_column("", style="bold")
     for name, _ in breakdowns:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", overflow="fold")
     for color in COLORS:
         table.add_row(
             f"{color} symbols",
@@ -95,7 +95,7 @@ def score(
             bad = True
             continue
         b = score_grounds(g)
-        results.append((str(f), b))
+        results.append((f.name if len(files) > 1 else str(f), b))
         if as_json:
             print(json.dumps({"file": str(f), "color": g.color, **b.to_json()}))
     if not as_json and results:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
-from kerala.grounds import _STRIDE, NEIGHBOURS, Grounds, cell, key
+from kerala.grounds import _STRIDE, LIMIT, NEIGHBOURS, Grounds, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, TileSet, TileType, load_tileset
 
@@ -353,6 +353,11 @@ class GameState:
             raise IllegalDecisionError(f"not a decision: {d!r}")
         if d.seat != seat:
             raise IllegalDecisionError(f"it is seat {seat}'s turn, not seat {d.seat}'s", "G2")
+        if not isinstance(d, Pass | FollowUpSkip):
+            # Cells beyond LIMIT would alias other cells' keys (a grounds never gets near it).
+            for c in (d.from_, d.to):
+                if not all(type(v) is int and -LIMIT <= v <= LIMIT for v in c):
+                    raise IllegalDecisionError(f"{c} is outside the coordinate range", "P6")
         g = self.grounds[seat]
         if phase == Phase.PLACE:
             if isinstance(d, Pass):

@@ -44,7 +44,7 @@ from kerala.errors import (
     TileSetError,
 )
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
-from kerala.grounds import Grounds, Placed, cell, key
+from kerala.grounds import LIMIT, Grounds, Placed, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
 
@@ -74,6 +74,10 @@ def load_json(text: str | bytes, source: str = "document") -> Any:
         ) from None
     except UnicodeDecodeError as e:
         raise NotationError(f"{source} is not UTF-8 text: {e.reason}") from None
+    except RecursionError:
+        raise NotationError(f"malformed JSON in {source}: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise NotationError(f"malformed JSON in {source}: {e}") from None
 
 
 def _as_doc(doc: str | bytes | Mapping[str, Any], expected: str) -> dict[str, Any]:
@@ -106,6 +110,8 @@ def _cell(value: object, where: str) -> tuple[int, int]:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise NotationError(f"{where} must be a cell [x, y] of two integers, got {value!r}")
+    if not all(-LIMIT <= v <= LIMIT for v in value):
+        raise NotationError(f"{where}: {value!r} is outside the coordinate range ±{LIMIT}")
     return (value[0], value[1])
 
 
@@ -528,7 +534,7 @@ def _check_result(state: GameState, result: object) -> None:
             )
         mj = mine.to_json()
         for f in _SCORE_FIELDS:
-            if f in theirs and theirs[f] != mj[f]:
+            if f in theirs and (type(theirs[f]) is not int or theirs[f] != mj[f]):
                 raise NotationError(
                     f"the result the rules do not give: seat {i} {f} is {mj[f]}, "
                     f"the record says {theirs[f]!r}"
@@ -536,7 +542,11 @@ def _check_result(state: GameState, result: object) -> None:
         if "total" not in theirs:
             raise NotationError(f"result.scores[{i}] lacks 'total'")
     ranks = rank([s.total for s in scores])
-    if "ranks" in result and result["ranks"] != ranks:
+    if "ranks" in result and (
+        not isinstance(result["ranks"], list)
+        or any(type(r) is not int for r in result["ranks"])
+        or result["ranks"] != ranks
+    ):
         raise NotationError(
             "the result the rules do not give: "
             f"ranks are {ranks}, the record says {result['ranks']!r}"

@@ -1,0 +1,84 @@
+"""Tests of kerala.grounds: cell keys, the start grounds (S2), connectivity and the cut cells
+that SP2 may not move."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from enginelib import DELTAS, connected, make_grounds
+from kerala.grounds import EDGE_KEY_DELTA, LIMIT, NEIGHBOURS, Grounds, cell, key
+from kerala.tiles import EDGE_DELTA, tile
+
+
+@given(st.integers(-LIMIT, LIMIT), st.integers(-LIMIT, LIMIT))
+def test_p6_cell_keys_round_trip(x: int, y: int) -> None:
+    assert cell(key((x, y))) == (x, y)
+
+
+def test_p6_neighbour_keys_are_n_e_s_w() -> None:
+    k = key((3, -2))
+    assert [cell(k + d) for d in NEIGHBOURS] == [(3, -3), (4, -2), (3, -1), (2, -2)]
+    for edge, (dx, dy) in EDGE_DELTA.items():
+        assert cell(k + EDGE_KEY_DELTA[edge]) == (3 + dx, -2 + dy)
+
+
+def test_s2_start_grounds() -> None:
+    g = Grounds.start("purple")
+    assert g.color == "purple" and g.cells() == [(0, 0)]
+    assert g.stack((0, 0)) == ((tile("purple:start"), None),)
+    assert g.top((0, 0)) is tile("purple:start") and g.top((1, 0)) is None
+    assert g.elephant_cells() == [(0, 0), (0, 0)]
+    assert g.standing == 2 and g.tile_count() == 1
+
+
+def test_copy_is_independent() -> None:
+    g = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, [(0, 0), (1, 0)])
+    c = g.copy()
+    c.stacks[key((2, 0))] = ((tile("green:e1"), None),)
+    c.elephants[0] = key((2, 0))
+    c.passes = 1
+    assert g.cells() == [(0, 0), (1, 0)] and g.elephant_cells() == [(0, 0), (1, 0)]
+    assert g.passes == 0
+
+
+def test_is_connected_orthogonally_not_diagonally() -> None:
+    g = make_grounds("blue", {(0, 0): "blue:start", (1, 1): "red:e1"})
+    assert not g.is_connected()
+    g = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1", (1, 1): "red:e2"})
+    assert g.is_connected()
+    assert not g.is_connected(without=key((1, 0)))
+    assert g.is_connected(without=key((1, 1)))
+
+
+def test_articulation_points_of_a_line_and_a_ring() -> None:
+    line = make_grounds("blue", {(x, 0): "red:e1" for x in range(4)})
+    assert {cell(k) for k in line.articulation_points()} == {(1, 0), (2, 0)}
+    ring = make_grounds(
+        "blue", {c: "red:e1" for c in [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)]}
+    )
+    assert ring.articulation_points() == set()
+    two = make_grounds("blue", {(0, 0): "red:e1", (1, 0): "red:e1"})
+    assert two.articulation_points() == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 25), st.integers(0, 2**32))
+def test_sp2_articulation_points_match_brute_force(n: int, seed: int) -> None:
+    """The cells whose removal splits the grounds, against removing each cell in turn."""
+    rng = random.Random(seed)
+    cells = [(0, 0)]
+    while len(cells) < n:
+        x, y = rng.choice(cells)
+        dx, dy = rng.choice(DELTAS)
+        if (x + dx, y + dy) not in cells:
+            cells.append((x + dx, y + dy))
+    rng.shuffle(cells)  # the root of the search should not matter
+    g = make_grounds("blue", {c: "red:e1" for c in cells})
+    brute = {c for c in cells if not connected(set(cells) - {c})}
+    assert g.is_connected()
+    for c in cells:
+        assert g.is_connected(without=key(c)) == (c not in brute)
+    assert {cell(k) for k in g.articulation_points()} == brute
