@@ -1,0 +1,282 @@
+"""The bots' position evaluation: how good one festival grounds is, with rounds still to come.
+
+Every player's score depends on their own grounds only (RULES.md SC1–SC6), so a position is
+judged grounds by grounds. :func:`evaluate` is the final score where the rules fix it, plus
+weighted guesses where the future can still change it:
+
+- symbols on the areas that would stay (SC5), +5 per scoring arch (SC4), +1 per standing
+  elephant (SC3) plus the option value of a pass still in hand (G3);
+- surplus areas (SC1, −2 per tile) and missing colors (SC2, −5 each), discounted early in the
+  game, when a surplus area can still be covered, joined or moved away and a color still be
+  found;
+- arches facing an empty cell or a stack that can be built over (a chance to score later);
+- elephant mobility: the colors whose areas the elephants can still extend (P1–P4).
+
+With no round left every guess weighs zero and the value is the rules' score, except that SC1's
+choice of the area to keep ignores arches (the engine's exact choice can only be higher).
+
+This module also applies decisions to bare :class:`~kerala.grounds.Grounds` (the bots' cheap
+look-ahead, no game state needed) and lists the SP1/SP2 follow-ups a special tile would allow.
+
+>>> from kerala.grounds import Grounds
+>>> g = Grounds.start("blue")
+>>> evaluate(g, 0.0)  # the start: 1 symbol, 2 standing elephants, 4 colors missing
+-17.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
+from kerala.grounds import _STRIDE, EDGE_KEY_DELTA, NEIGHBOURS, Grounds, cell, key
+from kerala.tiles import ALL_TILE_TYPES, COLORS, MOVE_ELEPHANT
+from kerala.views import PlayerView
+
+_COLOR_INDEX: Final = {c: i for i, c in enumerate(COLORS)}
+_TILE_COLOR: Final = {t: _COLOR_INDEX[t.color] for t in ALL_TILE_TYPES}
+_ARCH_COLOR: Final = {t: _COLOR_INDEX[t.arch_color] for t in ALL_TILE_TYPES if t.arch_color}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's tunable weights; ``left`` is the share of the game still to play."""
+
+    #: Share of the surplus penalty (SC1) counted at the start; all of it at the end.
+    surplus_early: float = 0.55
+    #: Share of the missing-color penalty (SC2) counted at the start.
+    missing_early: float = 0.5
+    #: Extra value of each standing elephant at the start (a pass kept for a bad display).
+    pass_option: float = 1.5
+    #: Value of an arch facing an empty cell / a stack that could be covered, at the start.
+    arch_open: float = 2.0
+    arch_cover: float = 1.0
+    #: Value of each color whose area an elephant can extend next turn, at the start.
+    mobility: float = 0.6
+    #: Value of each standing elephant's reachable empty neighbour, at the start.
+    room: float = 0.15
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+
+
+def game_left(view: PlayerView) -> float:
+    """Share of the game's tiles still in the bag (1 at the start, 0 in the last round)."""
+    total = sum(n for _, n in view.tileset_counts) - view.to_remove
+    return view.bag_count / total if total > 0 else 0.0
+
+
+def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """Value of grounds ``g`` with ``left`` (0..1) of the game still to play."""
+    stacks = g.stacks
+    col: dict[int, int] = {}
+    arch_cells: list[int] = []
+    for k, s in stacks.items():
+        t = s[-1][0]
+        col[k] = _TILE_COLOR[t]
+        if t.is_arch:
+            arch_cells.append(k)
+    area_of: dict[int, int] = {}
+    # Per area: color index, tiles, symbols.
+    a_color: list[int] = []
+    a_tiles: list[int] = []
+    a_sym: list[int] = []
+    north, east, south, west = NEIGHBOURS
+    for start, color in col.items():
+        if start in area_of:
+            continue
+        idx = len(a_color)
+        area_of[start] = idx
+        todo = [start]
+        tiles = sym = 0
+        while todo:
+            k = todo.pop()
+            s = stacks[k]
+            tiles += len(s)
+            sym += s[-1][0].symbols
+            for n in (k + north, k + east, k + south, k + west):
+                if n not in area_of and col.get(n) == color:
+                    area_of[n] = idx
+                    todo.append(n)
+        a_color.append(color)
+        a_tiles.append(tiles)
+        a_sym.append(sym)
+
+    # SC1: per color keep the best area (two of the own color); the rest is surplus.
+    by_color: list[list[int]] = [[], [], [], [], []]
+    for i, c in enumerate(a_color):
+        by_color[c].append(i)
+    own = _COLOR_INDEX[g.color]
+    kept = [True] * len(a_color)
+    symbols = 0
+    surplus_tiles = 0
+    missing = 0
+    for c, group in enumerate(by_color):
+        if not group:
+            missing += 1
+            continue
+        cap = 2 if c == own else 1
+        if len(group) > cap:
+            group.sort(key=lambda i: -(2 * a_tiles[i] + a_sym[i]))
+            for i in group[cap:]:
+                kept[i] = False
+                surplus_tiles += a_tiles[i]
+        for i in group[:cap]:
+            symbols += a_sym[i]
+
+    arches = 0.0
+    potential = 0.0
+    els = g.elephants
+    for k in arch_cells:
+        t, edge = stacks[k][-1]
+        if edge is None:
+            continue
+        f = k + EDGE_KEY_DELTA[edge]
+        fc = col.get(f)
+        if fc is None:
+            potential += w.arch_open
+        elif fc == _ARCH_COLOR[t]:
+            if kept[area_of[k]] and kept[area_of[f]]:
+                arches += 5
+        elif f not in els:
+            potential += w.arch_cover
+
+    # Mobility: colors of the areas next to the cells an elephant can place on (P1, P4).
+    reach = 0
+    room = 0
+    e0, e1 = els
+    for e in (e0,) if e0 == e1 else (e0, e1):
+        for d in NEIGHBOURS:
+            tk = e + d
+            if tk in (e0, e1):
+                continue
+            if tk not in stacks:
+                room += 1
+            for d2 in NEIGHBOURS:
+                nc = col.get(tk + d2)
+                if nc is not None:
+                    reach |= 1 << nc
+    potential += w.mobility * bin(reach).count("1") + w.room * room
+
+    standing = 2 - g.passes
+    surplus_w = w.surplus_early + (1 - w.surplus_early) * (1 - left)
+    missing_w = w.missing_early + (1 - w.missing_early) * (1 - left)
+    return float(
+        symbols
+        + arches
+        + standing * (1 + w.pass_option * left)
+        - 2 * surplus_tiles * surplus_w
+        - 5 * missing * missing_w
+        + potential * left
+    )
+
+
+# -- applying decisions to bare grounds --------------------------------------------------
+
+
+def apply_to_grounds(g: Grounds, d: Decision) -> None:
+    """Apply decision ``d`` (assumed legal) to ``g`` in place: what it does to its grounds."""
+    if type(d) is Place:
+        stacks = g.stacks
+        tk = key(d.to)
+        s = stacks.get(tk)
+        stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
+        els = g.elephants
+        fk = key(d.from_)
+        if els[0] == fk:
+            els[0] = tk
+        else:
+            els[1] = tk
+    elif type(d) is Pass:
+        g.passes += 1
+    elif type(d) is MoveElephant:
+        els = g.elephants
+        fk = key(d.from_)
+        if els[0] == fk:
+            els[0] = key(d.to)
+        else:
+            els[1] = key(d.to)
+    elif type(d) is MoveStack:
+        g.stacks[key(d.to)] = g.stacks.pop(key(d.from_))
+
+
+def follow_ups(
+    g: Grounds, seat: int, special: str, *, useful_only: bool = False
+) -> Iterator[Decision]:
+    """The SP1 or SP2 follow-ups on grounds ``g`` (after the special tile was placed).
+
+    Mirrors the engine's rules; the engine's own list stays the authority when the follow-up
+    is actually due. ``useful_only`` keeps only the SP2 moves :func:`useful_move_stacks` keeps.
+    """
+    yield FollowUpSkip(seat)
+    stacks = g.stacks
+    els = g.elephants
+    if special == MOVE_ELEPHANT:
+        targets = [k for k in stacks if k not in els]
+        for ek in dict.fromkeys(els):
+            for tk in targets:
+                yield MoveElephant(seat, cell(ek), cell(tk))
+        return
+    cut = g.articulation_points()
+    touching: dict[int, int] = {}
+    for k in stacks:
+        for d in NEIGHBOURS:
+            n = k + d
+            if n not in stacks:
+                touching[n] = touching.get(n, 0) + 1
+    for src in stacks:
+        if src in els or src in cut:
+            continue
+        if (
+            src - 1 in stacks
+            and src + 1 in stacks
+            and src - _STRIDE in stacks
+            and src + _STRIDE in stacks
+        ):
+            continue
+        lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
+        color = stacks[src][-1][0].color
+        for dst in touching:
+            if dst in lonely:
+                continue
+            if useful_only and not any(
+                n != src and n in stacks and stacks[n][-1][0].color == color
+                for n in (dst + d for d in NEIGHBOURS)
+            ):
+                continue
+            yield MoveStack(seat, cell(src), cell(dst))
+
+
+def useful_move_stacks(g: Grounds, moves: Sequence[Decision]) -> list[Decision]:
+    """SP2 moves worth a look: a stack moved next to a stack of its top color.
+
+    Moving a stack anywhere else can only leave or make a surplus area; this cuts the
+    hundreds of SP2 moves of a large grounds down to a handful.
+    """
+    stacks = g.stacks
+    out: list[Decision] = []
+    for m in moves:
+        if type(m) is not MoveStack:
+            out.append(m)
+            continue
+        fk, tk = key(m.from_), key(m.to)
+        color = stacks[fk][-1][0].color
+        for d in NEIGHBOURS:
+            n = tk + d
+            if n != fk and n in stacks and stacks[n][-1][0].color == color:
+                out.append(m)
+                break
+    return out
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Weights",
+    "apply_to_grounds",
+    "evaluate",
+    "follow_ups",
+    "game_left",
+    "useful_move_stacks",
+]

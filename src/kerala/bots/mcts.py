@@ -1,0 +1,443 @@
+"""The ``mcts`` bot: information-set Monte Carlo tree search from a player's view.
+
+Hidden information (RULES.md I2) is never looked at: each iteration works on a
+*determinization*, a full game state drawn at random consistently with the view
+(:func:`kerala.views.sample_state`; under random removal the removed tiles are redrawn from the
+unseen tiles of unplayed colors every iteration). The same tree is shared by all
+determinizations (single-observer ISMCTS): within a round every fact is public, so a decision
+node's legal decisions follow from its path; the draws that open a round are *chance nodes*
+whose children are keyed by the display drawn.
+
+Large branching (up to ~65 placements, hundreds of SP1/SP2 follow-ups) is handled by
+*progressive widening*: a node's decisions are ordered by the greedy evaluation
+(:mod:`kerala.bots.evaluation`) and only the best ``ceil(widen * visits ** 0.5)`` are open to
+selection (UCT). SP2 follow-ups are first cut to the moves that join a stack to its color.
+
+A leaf is judged by a short rollout with a cheap greedy policy (each decision picks the best of
+a few sampled candidates) to the end of the next round, then every grounds is evaluated; the
+reward of seat *i* is ``sigmoid((v_i - best other v) / temperature)``, or the exact win share
+at the end of the game (SC7). Each seat maximizes its own reward (max^n); with three or more
+players the other seats are modelled as greedy instead (option ``opponents``).
+
+Budget: ``mcts:time=0.25`` (seconds per decision, wall clock) or ``mcts:iterations=500``
+(reproducible: the same seed and view give the same decision). Other options: ``c`` (UCT
+exploration, default 0.35), ``widen`` (default 2.0), ``rollout`` (rounds rolled out past the
+current one, default 1), ``width`` (rollout candidates per decision, default 8), ``clock``
+(``wall``, the default, or ``cpu``: ``time`` counts this process's CPU seconds, for fair
+benchmarks on a busy machine), ``opponents`` (``auto``, ``search`` or ``greedy``).
+
+>>> from kerala.game import new_game
+>>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
+>>> bot = MCTSBot(seed=0, iterations=30)
+>>> bot.choose(s.view(0), s.legal_decisions()) in s.legal_decisions()
+True
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from kerala.actions import Decision, MoveStack, Place
+from kerala.bots import BotSpecError, register_bot
+from kerala.bots.evaluation import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    apply_to_grounds,
+    evaluate,
+    useful_move_stacks,
+)
+from kerala.bots.greedy import score_decisions
+from kerala.game import GameState, Phase
+from kerala.scoring import score_grounds
+from kerala.tiles import TileType
+from kerala.views import PlayerView, sample_state
+
+#: A placed special tile's prior bonus: its follow-up is searched below it in the tree.
+_SPECIAL_BONUS = 1.0
+_PAUSE_GC = False
+
+
+class _Node:
+    __slots__ = ("cands", "children", "total", "visits")
+
+    def __init__(self, n: int) -> None:
+        self.visits = 0
+        self.total = [0.0] * n
+        self.children: dict[object, _Node] = {}
+        #: Decisions ordered best prior first; ``None`` until the node is first expanded.
+        self.cands: list[Decision] | None = None
+
+
+class MCTSBot:
+    """Information-set MCTS (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        time_budget: float | None = None,
+        iterations: int | None = None,
+        c: float = 0.35,
+        widen: float = 2.0,
+        rollout_rounds: int = 1,
+        rollout_width: int = 8,
+        temperature: float = 6.0,
+        weights: Weights = DEFAULT_WEIGHTS,
+        cpu_clock: bool = False,
+        opponents: str = "auto",
+    ) -> None:
+        if time_budget is None and iterations is None:
+            time_budget = 0.25
+        self.name = "mcts"
+        self.rng = random.Random(seed)
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.c = c
+        self.widen = widen
+        self.rollout_rounds = rollout_rounds
+        self.rollout_width = rollout_width
+        self.temperature = temperature
+        self.weights = weights
+        #: Budget ``time`` in CPU seconds of this process instead of wall-clock seconds.
+        self.clock = time.process_time if cpu_clock else time.perf_counter
+        self._margin = 0.01 * time_budget if time_budget is not None else 0.0
+        if opponents not in ("auto", "search", "greedy"):
+            raise ValueError(f"opponents must be 'auto', 'search' or 'greedy', got {opponents!r}")
+        #: How the other seats' decisions are chosen in the tree: searched (UCT, each seat
+        #: maximizing its own reward) or modelled as greedy; ``auto``: search with 2 players,
+        #: greedy with more (three searched opponents make the tree too wide to pay off).
+        self.opponents = opponents
+        self.model_opponents = False
+        #: Iterations run by the last :meth:`choose` (for benchmarks).
+        self.last_iterations = 0
+
+    # -- the search ----------------------------------------------------------------------
+
+    def choose(self, view: PlayerView, legal: Sequence[Decision]) -> Decision:
+        if not legal:
+            raise ValueError("no legal decision to choose from")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        stats = self.search(view, legal)
+        return stats[0][0]
+
+    def search(
+        self, view: PlayerView, legal: Sequence[Decision]
+    ) -> list[tuple[Decision, float, int]]:
+        """Run the search; every root decision with its mean reward and visits, best first.
+
+        Decisions never opened by progressive widening are listed last with their prior rank.
+        """
+        clock = self.clock
+        start = clock()
+        budget = self.time_budget
+        self.model_opponents = self.opponents == "greedy" or (
+            self.opponents == "auto" and view.n > 2
+        )
+        # The loop stops a little early: ``_margin`` learns how far past its last iteration a
+        # search runs (the last iteration, a GC pass, a busy machine) to keep the budget.
+        deadline = start + budget - self._margin if budget is not None else math.inf
+        max_iter = self.iterations if self.iterations is not None else 1 << 60
+        rng = self.rng
+        n = view.n
+        me = legal[0].seat
+        base = sample_state(view, rng)
+        hidden_removal = view.removed is None and base.to_remove > 0
+        root = _Node(n)
+        # Cheap priors (a special tile's follow-ups are searched below it in the tree), so
+        # that setting up the root never eats the time budget.
+        priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
+        order = sorted(
+            range(len(legal)),
+            key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
+        )
+        root.cands = [legal[i] for i in order]
+        cands = root.cands
+        it = 0
+        # The tree holds no reference cycles: pausing the cyclic GC keeps its pauses out of
+        # the time budget, and refcounting frees the tree. The tree is dropped before the GC
+        # is back on, or its first collection would walk the whole tree (tens of ms).
+        gc_was_on = gc.isenabled()
+        if _PAUSE_GC:
+            gc.disable()
+        try:
+            while it < max_iter:
+                if it and clock() >= deadline:
+                    break
+                state = self._determinize(base, rng, hidden_removal)
+                self._iterate(root, state, rng, me)
+                it += 1
+            out: list[tuple[Decision, float, int]] = []
+            for d in cands:
+                child = root.children.get(d)
+                if child is not None and child.visits:
+                    out.append((d, child.total[me] / child.visits, child.visits))
+            child = None
+            root = _Node(0)
+        finally:
+            if gc_was_on:
+                gc.enable()
+        self.last_iterations = it
+        seen = {id(d) for d, _, _ in out}
+        ranked = sorted(out, key=lambda x: (-x[2], -x[1]))
+        for d in cands:
+            if id(d) not in seen:
+                ranked.append((d, 0.0, 0))
+        if budget is not None:
+            over = clock() - (start + budget)
+            if over > 0:
+                self._margin = min(0.25 * budget, self._margin + over)
+            else:
+                self._margin *= 0.97
+        return ranked
+
+    @staticmethod
+    def _determinize(base: GameState, rng: random.Random, hidden_removal: bool) -> GameState:
+        s = base.copy(with_rng=False)
+        if hidden_removal and s.phase != Phase.REMOVAL:
+            # Redraw which unseen tiles of unplayed colors were removed (S3, I2).
+            played = set(s.colors)
+            pool = list(s.removed)
+            keep: list[TileType] = []
+            for t in s.bag:
+                (keep if t.color in played else pool).append(t)
+            rng.shuffle(pool)
+            k = s.to_remove
+            s.removed = pool[:k]
+            keep.extend(pool[k:])
+            s.bag = keep
+        return s
+
+    def _iterate(self, root: _Node, state: GameState, rng: random.Random, me: int) -> None:
+        path = [root]
+        node = root
+        c = self.c
+        while True:
+            phase = state.phase
+            if phase == Phase.OVER:
+                break
+            if phase < Phase.PLACE:
+                while state.phase < Phase.PLACE:
+                    state.sample_draw(rng)
+                chance_key = tuple(sorted(t.index for t in state.display))
+                child = node.children.get(chance_key)
+                if child is None:
+                    child = node.children[chance_key] = _Node(state.n)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.cands is None:
+                if node.visits == 0 and node is not root:
+                    break  # a fresh leaf: roll out first, expand on a later visit
+                node.cands = self._candidates(state)
+            cands = node.cands
+            p = state.current_player
+            children = node.children
+            best: Decision | None = None
+            if p != me and self.model_opponents:
+                # Opponent model: the other seats play their best one-step decision.
+                best = cands[0]
+            else:
+                allowed = min(
+                    len(cands), max(1, math.ceil(self.widen * math.sqrt(node.visits + 1)))
+                )
+                best_val = -math.inf
+                log_n = math.log(node.visits + 1)
+                for d in cands[:allowed]:
+                    ch = children.get(d)
+                    if ch is None or ch.visits == 0:
+                        best = d
+                        break
+                    v = ch.total[p] / ch.visits + c * math.sqrt(log_n / ch.visits)
+                    if v > best_val:
+                        best_val = v
+                        best = d
+            assert best is not None
+            state.apply_unchecked(best)
+            child = children.get(best)
+            if child is None:
+                child = children[best] = _Node(state.n)
+                path.append(child)
+                break
+            node = child
+            path.append(node)
+        reward = self._rollout(state, rng)
+        for nd in path:
+            nd.visits += 1
+            tot = nd.total
+            for i, r in enumerate(reward):
+                tot[i] += r
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _candidates(self, state: GameState) -> list[Decision]:
+        legal = state.legal_decisions()
+        seat = state.current_player
+        g = state.grounds[seat]
+        if state.phase == Phase.FOLLOW_UP and len(legal) > 1 and type(legal[-1]) is MoveStack:
+            legal = useful_move_stacks(g, legal)
+        if len(legal) == 1:
+            return legal
+        left = len(state.bag) / max(1, state.tileset.total() - state.to_remove)
+        w = self.weights
+        vals = []
+        for d in legal:
+            h = g.copy()
+            apply_to_grounds(h, d)
+            v = evaluate(h, left, w)
+            if type(d) is Place and d.take.special is not None:
+                v += _SPECIAL_BONUS
+            vals.append(v)
+        order = sorted(range(len(legal)), key=lambda i: -vals[i])
+        return [legal[i] for i in order]
+
+    def _policy(self, state: GameState, rng: random.Random, left: float) -> Decision:
+        legal = state.legal_decisions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player
+        g = state.grounds[seat]
+        if state.phase == Phase.FOLLOW_UP and type(legal[-1]) is MoveStack:
+            legal = useful_move_stacks(g, legal)
+        width = self.rollout_width
+        if len(legal) > width:
+            picks = rng.sample(legal, width)
+            if state.phase == Phase.FOLLOW_UP:
+                picks.append(legal[0])  # skipping is always worth a look
+            legal = picks
+        best = legal[0]
+        best_val = -math.inf
+        w = self.weights
+        for d in legal:
+            h = g.copy()
+            apply_to_grounds(h, d)
+            v = evaluate(h, left, w)
+            if v > best_val:
+                best_val = v
+                best = d
+        return best
+
+    def _rollout(self, state: GameState, rng: random.Random) -> list[float]:
+        # The current round, then ``rollout_rounds`` more.
+        stop_round = state.round + 1 + self.rollout_rounds
+        total = max(1, state.tileset.total() - state.to_remove)
+        while True:
+            phase = state.phase
+            if phase == Phase.OVER:
+                return self._final_reward(state)
+            if phase < Phase.PLACE:
+                if state.round >= stop_round:
+                    break
+                while state.phase < Phase.PLACE:
+                    state.sample_draw(rng)
+                continue
+            state.apply_unchecked(self._policy(state, rng, len(state.bag) / total))
+        left = len(state.bag) / total
+        vals = [evaluate(g, left, self.weights) for g in state.grounds]
+        return self._soft_reward(vals)
+
+    def _soft_reward(self, vals: list[float]) -> list[float]:
+        out = []
+        temp = self.temperature
+        for i, v in enumerate(vals):
+            other = max(x for j, x in enumerate(vals) if j != i)
+            z = (v - other) / temp
+            out.append(1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0)
+        return out
+
+    @staticmethod
+    def _final_reward(state: GameState) -> list[float]:
+        totals = [score_grounds(g).total for g in state.grounds]
+        best = max(totals)
+        k = totals.count(best)
+        return [1.0 / k if t == best else 0.0 for t in totals]
+
+
+def _is_special(d: Decision) -> bool:
+    return type(d) is Place and d.take.special is not None
+
+
+def _float_opt(opts: dict[str, str], name: str, default: float, lo: float, hi: float) -> float:
+    raw = opts.get(name)
+    if raw is None:
+        return default
+    try:
+        v = float(raw)
+    except ValueError:
+        raise BotSpecError(f"mcts option {name}={raw!r} is not a number") from None
+    if not lo <= v <= hi or math.isnan(v):
+        raise BotSpecError(f"mcts option {name}={raw!r} must be between {lo:g} and {hi:g}")
+    return v
+
+
+def _int_opt(opts: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:
+    raw = opts.get(name)
+    if raw is None:
+        return default
+    try:
+        v = int(raw)
+    except ValueError:
+        raise BotSpecError(f"mcts option {name}={raw!r} is not a whole number") from None
+    if not lo <= v <= hi:
+        raise BotSpecError(f"mcts option {name}={raw!r} must be between {lo} and {hi}")
+    return v
+
+
+_OPTIONS = {
+    "time",
+    "iterations",
+    "c",
+    "widen",
+    "rollout",
+    "width",
+    "temperature",
+    "clock",
+    "opponents",
+}
+
+
+def mcts_from_options(opts: dict[str, str], seed: int | None) -> MCTSBot:
+    """Build an :class:`MCTSBot` from spec options, validating each one."""
+    unknown = sorted(set(opts) - _OPTIONS)
+    if unknown:
+        raise BotSpecError(
+            f"unknown mcts option(s) {', '.join(unknown)}; known: {', '.join(sorted(_OPTIONS))}"
+        )
+    time_budget: float | None = None
+    iterations: int | None = None
+    if "time" in opts:
+        time_budget = _float_opt(opts, "time", 0.25, 0.001, 3600.0)
+    if "iterations" in opts:
+        iterations = _int_opt(opts, "iterations", 500, 1, 10_000_000)
+    if time_budget is None and iterations is None:
+        time_budget = 0.25
+    clock = opts.get("clock", "wall")
+    if clock not in ("wall", "cpu"):
+        raise BotSpecError(f"mcts option clock={clock!r} must be 'wall' or 'cpu'")
+    opponents = opts.get("opponents", "auto")
+    if opponents not in ("auto", "search", "greedy"):
+        raise BotSpecError(
+            f"mcts option opponents={opponents!r} must be 'auto', 'search' or 'greedy'"
+        )
+    return MCTSBot(
+        seed,
+        time_budget=time_budget,
+        iterations=iterations,
+        c=_float_opt(opts, "c", 0.35, 0.0, 100.0),
+        widen=_float_opt(opts, "widen", 2.0, 0.1, 1000.0),
+        rollout_rounds=_int_opt(opts, "rollout", 1, 0, 100),
+        rollout_width=_int_opt(opts, "width", 8, 1, 10_000),
+        temperature=_float_opt(opts, "temperature", 6.0, 0.01, 1000.0),
+        cpu_clock=clock == "cpu",
+        opponents=opponents,
+    )
+
+
+register_bot("mcts", mcts_from_options)

@@ -1,0 +1,241 @@
+"""Kerala as a single-agent Gymnasium environment: one learner against built-in bots.
+
+Importing this module registers ``kerala/Kerala-v0``:
+
+>>> import gymnasium
+>>> env = gymnasium.make("kerala/Kerala-v0", num_players=3, opponents="random")
+>>> obs, info = env.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].dtype, int(obs["action_mask"].sum()) > 0
+((231270,), dtype('int8'), True)
+>>> action = int(np.flatnonzero(obs["action_mask"])[0])
+>>> obs, reward, terminated, truncated, info = env.step(action)
+>>> terminated, truncated, reward
+(False, False, 0.0)
+
+- **Parameters** ``num_players`` (2–5), ``opponents``: one bot spec for every other seat
+  (``"greedy"``, ``"random"``, ``"mcts:iterations=200"``, a level …, see
+  :func:`kerala.bots.make_bot`) or a list with one spec per other seat in seat order;
+  ``seat``: the learner's seat (default 0) or ``"random"`` (drawn at each reset);
+  ``illegal_action``: ``"terminate"`` (default) or ``"raise"``.
+- **Spaces** ``Discrete(4368)`` actions, the encoding of :mod:`kerala.envs.encoding`;
+  observations ``{"observation": float32 (231270,), "action_mask": int8 (4368,)}`` from the
+  learner's point of view (RULES.md I1, never hidden information, I2).
+  ``env.unwrapped.action_masks()`` gives the mask too (sb3-contrib's convention).
+- **Randomness** Bag draws (and the random removal, S3) come from the env's ``np_random``; the
+  bots are seeded from it at each reset, so ``reset(seed=s)`` replays the same episode for the
+  same actions.
+- **Rewards** 0 until the end, then (opponents with a lower total − opponents with a higher
+  total) / (n − 1), in ``[-1, 1]`` (SC7). ``info`` then holds ``"score"`` (SC1–SC6 JSON),
+  ``"rank"`` and ``"totals"``.
+- **Illegal actions** Gymnasium lets callers step any action of the space. With
+  ``"terminate"`` an illegal id ends the episode with reward −1 and ``info["illegal_action"]``
+  set (the game itself is left as it was); with ``"raise"`` it raises ``ValueError`` and
+  changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from kerala.actions import Decision
+from kerala.bots import Bot, make_bot
+from kerala.envs.encoding import ACTIONS, ranked_returns
+from kerala.envs.pettingzoo import render_text
+from kerala.game import GameState, new_game
+from kerala.tiles import COLORS
+
+ENV_ID = "kerala/Kerala-v0"
+#: ``{"observation": float32 array, "action_mask": int8 array}``.
+ObsDict = dict[str, Any]
+
+
+class _GeneratorRandom(random.Random):
+    """A :class:`random.Random` whose ``random()`` reads the env's ``np_random`` (the engine
+    draws a tile as ``bag[int(rng.random() * len(bag))]``)."""
+
+    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+        self._env = env
+        super().__init__(0)
+
+    def random(self) -> float:
+        return float(self._env.np_random.random())
+
+
+class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
+    """See the module docstring."""
+
+    # Gymnasium declares ``metadata`` an instance attribute; the class-level dict is its idiom.
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int | str = 0,
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+    ) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer):
+            raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
+        if not 2 <= num_players <= 5:
+            raise ValueError(f"num_players must be 2..5 (RULES.md S1), got {num_players}")
+        self.num_players = int(num_players)
+        if isinstance(opponents, str):
+            specs = [opponents] * (self.num_players - 1)
+        else:
+            specs = list(opponents)
+            if len(specs) != self.num_players - 1:
+                raise ValueError(
+                    f"opponents: {len(specs)} specs for {self.num_players - 1} other seats"
+                )
+        for spec in specs:
+            make_bot(spec, seed=0)  # refuses an unknown spec now, with the bot registry's message
+        self.opponent_specs = specs
+        if seat != "random" and (
+            isinstance(seat, bool)
+            or not isinstance(seat, int | np.integer)
+            or not 0 <= int(seat) < self.num_players
+        ):
+            raise ValueError(f"seat must be 0..{self.num_players - 1} or 'random', got {seat!r}")
+        self._seat_option = seat
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of ansi, human or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.colors = list(COLORS[: self.num_players])
+        self.action_space = gymnasium.spaces.Discrete(ACTIONS.num_actions)
+        self.observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    0.0, 1.0, (ACTIONS.obs_size,), dtype=np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, (ACTIONS.num_actions,), dtype=np.int8),
+            }
+        )
+        self.seat = 0
+        self._state: GameState | None = None
+        self._bots: dict[int, Bot] = {}
+        self._legal: dict[int, Decision] = {}
+        self._draws: random.Random | None = None
+        self._done = True
+
+    @property
+    def state_now(self) -> GameState:
+        """The engine state (hidden information included: for tests and tools, not agents)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsDict, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self._seat_option == "random":
+            self.seat = int(rng.integers(self.num_players))
+        else:
+            self.seat = int(self._seat_option)
+        others = [s for s in range(self.num_players) if s != self.seat]
+        self._bots = {
+            s: make_bot(spec, seed=int(rng.integers(2**62)))
+            for s, spec in zip(others, self.opponent_specs, strict=True)
+        }
+        self._draws = _GeneratorRandom(self)
+        self._state = new_game(self.colors)
+        self._done = False
+        self._advance()
+        return self._observation(), self._info()
+
+    def _advance(self) -> None:
+        """Resolve draws and opponents' decisions until the learner decides or the game ends."""
+        s = self.state_now
+        assert self._draws is not None
+        while not s.is_over():
+            if s.is_chance():
+                s.advance_chance(self._draws)
+                continue
+            p = s.current_player
+            if p == self.seat:
+                break
+            s.apply(self._bots[p].choose(s.view(p), s.legal_decisions()))
+        self._legal = ACTIONS.legal_actions(s) if not s.is_over() else {}
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The learner's legal actions as an ``int8`` mask (zeros once the game is over)."""
+        return ACTIONS.action_mask(self._legal)
+
+    def _observation(self) -> ObsDict:
+        return {
+            "observation": ACTIONS.observation(self.state_now.view(self.seat)),
+            "action_mask": self.action_masks(),
+        }
+
+    def _info(self) -> dict[str, Any]:
+        s = self.state_now
+        info: dict[str, Any] = {"seat": self.seat}
+        if s.is_over():
+            scores = s.scores()
+            info["score"] = scores[self.seat].to_json()
+            info["rank"] = s.ranks()[self.seat]
+            info["totals"] = [b.total for b in scores]
+        return info
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        s = self.state_now
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        a = int(action)
+        d = self._legal.get(a)
+        if d is None:
+            message = (
+                f"action {a} is not legal now; {len(self._legal)} actions are "
+                "(observation['action_mask'])"
+            )
+            if self.illegal_action == "raise":
+                raise ValueError(message)
+            info = self._info()
+            info["illegal_action"] = message
+            self._legal = {}
+            obs = self._observation()
+            self._done = True
+            return obs, -1.0, True, False, info
+        s.apply_unchecked(d)
+        self._advance()
+        reward = 0.0
+        if s.is_over():
+            self._done = True
+            reward = ranked_returns([b.total for b in s.scores()])[self.seat]
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, s.is_over(), False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = render_text(self.state_now)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="kerala.envs.gymnasium:KeralaEnv")
+
+__all__ = ["ENV_ID", "KeralaEnv"]

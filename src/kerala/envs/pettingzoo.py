@@ -1,0 +1,241 @@
+"""Kerala as a PettingZoo AEC environment for 2–5 players (``kerala_v0``).
+
+>>> e = env(num_players=3)
+>>> e.reset(seed=42)
+>>> e.agent_selection
+'player_0'
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, obs["action_mask"].dtype, int(obs["action_mask"].sum()) > 0
+((231270,), dtype('int8'), True)
+>>> e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
+>>> e.agent_selection
+'player_1'
+
+Agents are ``player_0 … player_{n-1}`` in seat order (seat 0 holds the bag first, RULES.md S1)
+with colors ``blue, black, green, red, purple`` by default.
+
+- **Action space** ``Discrete(4368)``: the encoding of :mod:`kerala.envs.encoding`, the same
+  for every player count. ``step`` accepts Python or NumPy integers; an id that is not legal now
+  raises :class:`IllegalActionError` (a ``ValueError``) and changes nothing.
+- **Observation** ``observe(agent)`` → ``{"observation": float32 (231270,), "action_mask":
+  int8 (4368,)}``: the observation layout of :mod:`kerala.envs.encoding`, from ``agent``'s point
+  of view (RULES.md I1), without hidden information (I2). The mask is all zeros for an agent
+  not on turn and once the game is over.
+- **Chance** Tile draws (random removal, S3, and each round's display, G1) happen inside the env
+  from its own RNG, seeded by ``reset(seed=...)``; ``reset()`` without a seed continues that
+  stream.
+- **Rewards** 0 until the end; then each agent gets (opponents with a lower total − opponents
+  with a higher total) / (n − 1), in ``[-1, 1]``, zero-sum (SC7 ranks, ties equal).
+  ``infos[agent]`` then holds ``"score"`` (SC1–SC6 breakdown as JSON) and ``"rank"``.
+- A follow-up decision (SP1, SP2) is a step of the same agent.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from kerala.actions import Decision
+from kerala.envs.encoding import ACTIONS, ranked_returns
+from kerala.game import GameState, new_game
+from kerala.tiles import COLORS
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+class IllegalActionError(ValueError):
+    """An action id that is not legal for the agent on turn."""
+
+
+def _colors(num_players: int, colors: list[str] | None) -> list[str]:
+    if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer):
+        raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
+    if not 2 <= num_players <= 5:
+        raise ValueError(f"num_players must be 2..5 (RULES.md S1), got {num_players}")
+    if colors is None:
+        return list(COLORS[: int(num_players)])
+    if len(colors) != num_players:
+        raise ValueError(f"colors: {len(colors)} given for {num_players} players")
+    return list(colors)
+
+
+class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's naming
+    """The unwrapped environment; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "kerala_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        colors: list[str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._colors = _colors(num_players, colors)
+        new_game(self._colors)  # validates the colors (S1) before anything else happens
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of human, ansi or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        n = len(self._colors)
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = list(self.possible_agents)
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(ACTIONS.num_actions) for a in self.possible_agents
+        }
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(
+                        0.0, 1.0, (ACTIONS.obs_size,), dtype=np.float32
+                    ),
+                    "action_mask": gymnasium.spaces.Box(
+                        0, 1, (ACTIONS.num_actions,), dtype=np.int8
+                    ),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._rng: random.Random | None = None
+        self._state: GameState | None = None
+        self._legal: dict[int, Decision] = {}
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state_now(self) -> GameState:
+        """The engine state (hidden information included: for tests and tools, not agents)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        elif self._rng is None:
+            self._rng = random.Random()
+        self._state = new_game(self._colors)
+        self._state.advance_chance(self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._refresh()
+
+    def _refresh(self) -> None:
+        s = self.state_now
+        seat = s.current_player
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+            self._legal = ACTIONS.legal_actions(s)
+        else:
+            self._legal = {}
+
+    def observe(self, agent: str) -> ObsDict:
+        s = self.state_now
+        seat = self.possible_agents.index(agent)
+        mask = (
+            ACTIONS.action_mask(self._legal)
+            if agent == self.agent_selection and not s.is_over()
+            else np.zeros(ACTIONS.num_actions, dtype=np.int8)
+        )
+        return {"observation": ACTIONS.observation(s.view(seat)), "action_mask": mask}
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the agent on turn, ascending."""
+        return list(self._legal)
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} is on turn: None is only for finished agents")
+        a = int(action)
+        d = self._legal.get(a)
+        if d is None:
+            raise IllegalActionError(
+                f"action {a} is not legal for {agent} now; "
+                f"{len(self._legal)} actions are (observe(agent)['action_mask'])"
+            )
+        s = self.state_now
+        self._cumulative_rewards[agent] = 0.0
+        s.apply_unchecked(d)
+        if s.is_chance():
+            assert self._rng is not None
+            s.advance_chance(self._rng)
+        if s.is_over():
+            scores = s.scores()
+            returns = ranked_returns([b.total for b in scores])
+            ranks = s.ranks()
+            for i, ag in enumerate(self.possible_agents):
+                self.rewards[ag] = returns[i]
+                self.terminations[ag] = True
+                self.infos[ag] = {"score": scores[i].to_json(), "rank": ranks[i]}
+        else:
+            for ag in self.agents:
+                self.rewards[ag] = 0.0
+        self._refresh()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """A text picture of the public state (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = render_text(self.state_now)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def render_text(state: GameState) -> str:
+    """Public facts only (I1): round, display, bag count and each grounds' top tiles."""
+    v = state.view(None)
+    lines = [
+        f"round {v.round}  phase {v.phase}  to move {v.to_move}  bag {v.bag_count}",
+        "display: " + (" ".join(t.name for t in v.display) or "-"),
+    ]
+    for seat, g in enumerate(v.grounds):
+        tops = " ".join(
+            f"{x},{y}={s[-1][0].name}{'@' + s[-1][1] if s[-1][1] else ''}({len(s)})"
+            for (x, y), s in g.stacks
+        )
+        els = " ".join(f"{x},{y}" for x, y in g.elephants)
+        lines.append(f"seat {seat} {g.color}: passes {g.passes} elephants {els} | {tops}")
+    return "\n".join(lines)
+
+
+def env(
+    num_players: int = 2, colors: list[str] | None = None, render_mode: str | None = None
+) -> AECEnv[str, ObsDict, int]:
+    """The wrapped environment (out-of-bounds assertions and call-order checks)."""
+    e: AECEnv[str, ObsDict, int] = raw_env(num_players, colors, render_mode)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["IllegalActionError", "env", "raw_env", "render_text"]

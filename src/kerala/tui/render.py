@@ -1,0 +1,323 @@
+"""Drawing for terminal play: grounds as a grid of cells, the display, status lines (Rich).
+
+Everything here draws from a :class:`~kerala.views.PlayerView` (public information only,
+RULES.md I1/I2) and never decides a rule. A cell is four characters wide plus one space, so a
+grounds of 14 columns fits an 80-column terminal; bigger grounds are shown through a window.
+
+Every color is also written as a letter (``B`` blue, ``K`` black, ``G`` green, ``R`` red,
+``P`` purple), so the screen reads the same with ``NO_COLOR``.
+
+>>> from kerala.tiles import tile
+>>> cell_text(((tile("green:e2"), None),), "@")
+'G2 @'
+>>> cell_text(((tile("blue:start"), None), (tile("red:arch-green"), "E")), "")
+'R>g2'
+>>> tile_code(tile("red:arch-black")), tile_code(tile("blue:move-tile"))
+('Rak', 'BT')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
+from kerala.grounds import Stack
+from kerala.tiles import TileType
+from kerala.views import GroundsView, PlayerView
+
+Cell = tuple[int, int]
+
+COLOR_LETTER: Final[dict[str, str]] = {
+    "blue": "B",
+    "black": "K",
+    "green": "G",
+    "red": "R",
+    "purple": "P",
+}
+COLOR_STYLE: Final[dict[str, str]] = {
+    "blue": "bold bright_white on blue",
+    "black": "bold bright_white on grey30",
+    "green": "bold black on green3",
+    "red": "bold bright_white on red3",
+    "purple": "bold bright_white on dark_magenta",
+}
+ARROW: Final[dict[str, str]] = {"N": "^", "E": ">", "S": "v", "W": "<"}
+KIND_CHAR: Final[dict[str, str]] = {
+    "e1": "1",
+    "e2": "2",
+    "e3": "3",
+    "start": "s",
+    "move-elephant": "E",
+    "move-tile": "T",
+}
+STANDING: Final = "@"
+LYING: Final = "z"
+BOTH: Final = "&"
+CELL_WIDTH: Final = 5  # four characters and a space
+LABEL_WIDTH: Final = 4  # the y labels on the left
+_AROUND: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+LEGEND: Final = (
+    "Cells: color letter B blue K black G green R red P purple, then 1-3 symbols, s start, "
+    "E move-elephant, T move-tile, or an arch ^>v< (its edge) and its arch color in lowercase; "
+    "a digit is the stack height; @ elephant standing, z lying, & both elephants; "
+    "[n] a numbered choice; x a removed surplus cell."
+)
+
+
+def tile_code(t: TileType) -> str:
+    """A tile's short code: color letter and kind (``G2``, ``BE``; an arch ``Rak``)."""
+    c = COLOR_LETTER[t.color]
+    if t.arch_color is not None:
+        return f"{c}a{COLOR_LETTER[t.arch_color].lower()}"
+    return c + KIND_CHAR[t.kind]
+
+
+def tile_words(t: TileType) -> str:
+    """A tile's code and NOTATION.md name, e.g. ``G2 green:e2``."""
+    return f"{tile_code(t):<3} {t.name}"
+
+
+def cell_text(stack: Stack, elephant: str) -> str:
+    """The four characters of a cell: color, kind or arch edge, arch color or height, elephant."""
+    t, edge = stack[-1]
+    h = len(stack)
+    height = " " if h < 2 else (str(h) if h < 10 else "+")
+    c = COLOR_LETTER[t.color]
+    if t.arch_color is not None:
+        last = elephant or (height if h >= 2 else " ")
+        return f"{c}{ARROW.get(edge or '', '?')}{COLOR_LETTER[t.arch_color].lower()}{last}"
+    return f"{c}{KIND_CHAR[t.kind]}{height}{elephant or ' '}"
+
+
+def elephant_markers(g: GroundsView) -> dict[Cell, str]:
+    """Which cells hold an elephant, and how it is drawn.
+
+    The engine counts passes, not which elephant lies (G3); the second elephant is drawn lying
+    after the first pass, both after the second.
+    """
+    e0, e1 = g.elephants
+    if e0 == e1:
+        return {e0: BOTH}
+    return {
+        e0: LYING if g.passes >= 2 else STANDING,
+        e1: LYING if g.passes >= 1 else STANDING,
+    }
+
+
+@dataclass(frozen=True)
+class Window:
+    """The part of a grounds drawn: columns ``x0..x1`` and rows ``y0..y1`` (inclusive)."""
+
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+
+
+def _span(lo: int, hi: int, focus: Sequence[int], limit: int) -> tuple[int, int]:
+    """Choose at most ``limit`` consecutive values of lo..hi, keeping ``focus`` in view."""
+    if hi - lo + 1 <= limit:
+        return lo, hi
+    f_lo, f_hi = (min(focus), max(focus)) if focus else (lo, hi)
+    # Focus wider than the window: show its start; else centre the window on it.
+    start = f_lo if f_hi - f_lo + 1 >= limit else (f_lo + f_hi) // 2 - limit // 2
+    start = max(lo, min(start, hi - limit + 1))
+    return start, start + limit - 1
+
+
+def choose_window(
+    cells: Sequence[Cell], focus: Sequence[Cell], max_cols: int, max_rows: int
+) -> Window:
+    """The window over ``cells`` that keeps ``focus`` in view."""
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    x0, x1 = _span(min(xs), max(xs), [c[0] for c in focus], max(1, max_cols))
+    y0, y1 = _span(min(ys), max(ys), [c[1] for c in focus], max(1, max_rows))
+    return Window(x0, x1, y0, y1)
+
+
+def grounds_grid(
+    g: GroundsView,
+    *,
+    marks: Mapping[Cell, str] | None = None,
+    removed: Sequence[Cell] = (),
+    max_cols: int = 14,
+    max_rows: int = 12,
+) -> tuple[Text, str]:
+    """The grid of one grounds, and a note saying which part is shown when it is cut."""
+    marks = marks or {}
+    stacks = dict(g.stacks)
+    cells = list(stacks) + list(marks)
+    # Around a highlighted cell (the chosen target) show its neighbours: what an arch faces.
+    cells += [(x + dx, y + dy) for (x, y), m in marks.items() if m == "*" for dx, dy in _AROUND]
+    focus = list(marks) or list(g.elephants)
+    w = choose_window(cells, focus, max_cols, max_rows)
+    elephants = elephant_markers(g)
+    gone = set(removed)
+    out = Text(no_wrap=True, overflow="crop")
+    out.append(" " * LABEL_WIDTH)
+    out.append(" ".join(f"{x:^4}" for x in range(w.x0, w.x1 + 1)).rstrip(), style="dim")
+    for y in range(w.y0, w.y1 + 1):
+        out.append("\n")
+        out.append(f"{y:>3} ", style="dim")
+        for x in range(w.x0, w.x1 + 1):
+            c = (x, y)
+            if c in marks:
+                out.append(f"[{marks[c]}]".ljust(4)[:4], style="bold reverse")
+            elif c in stacks:
+                s = stacks[c]
+                text = cell_text(s, elephants.get(c, ""))
+                if c in gone:
+                    out.append(text[:3] + "x", style=COLOR_STYLE[s[-1][0].color] + " strike")
+                else:
+                    out.append(text, style=COLOR_STYLE[s[-1][0].color])
+            else:
+                out.append(" .  ", style="dim")
+            if x < w.x1:
+                out.append(" ")
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    cut = []
+    if (w.x0, w.x1) != (min(xs), max(xs)):
+        cut.append(f"x {w.x0}..{w.x1} of {min(xs)}..{max(xs)}")
+    if (w.y0, w.y1) != (min(ys), max(ys)):
+        cut.append(f"y {w.y0}..{w.y1} of {min(ys)}..{max(ys)}")
+    note = ", ".join(cut)
+    return out, note
+
+
+def passes_left(g: GroundsView) -> int:
+    return 2 - g.passes
+
+
+def grounds_panel(
+    view: PlayerView,
+    seat: int,
+    name: str,
+    *,
+    marks: Mapping[Cell, str] | None = None,
+    removed: Sequence[Cell] = (),
+    max_cols: int = 14,
+    max_rows: int = 12,
+) -> Panel:
+    """One player's grounds in a frame titled with name, color and passes left."""
+    g = view.grounds[seat]
+    grid, note = grounds_grid(g, marks=marks, removed=removed, max_cols=max_cols, max_rows=max_rows)
+    mover = "> " if view.to_move == seat else ""
+    title = Text(
+        f"{mover}{name} {COLOR_LETTER[g.color]}={g.color} passes {passes_left(g)}",
+        no_wrap=True,
+        overflow="ellipsis",
+    )
+    return Panel(
+        grid,
+        title=title,
+        title_align="left",
+        subtitle=Text(note) if note else None,
+        subtitle_align="right",
+        expand=False,
+        padding=(0, 1),
+        box=box.ROUNDED,
+    )
+
+
+def max_cols_for(width: int) -> int:
+    """How many cells fit across a terminal ``width`` wide (frame, padding and labels aside)."""
+    return max(3, (width - 4 - LABEL_WIDTH) // CELL_WIDTH)
+
+
+def status_line(view: PlayerView, names: Sequence[str]) -> Text:
+    """Round, bag count, whose turn, the display, passes left per player."""
+    rounds = view.round + 1 + view.bag_count // view.n
+    who = view.to_move
+    turn = f"{names[who]} ({view.colors[who]}) to move" if who is not None else "game over"
+    text = Text(no_wrap=False)
+    text.append(f"Round {view.round + 1}/{rounds} · bag {view.bag_count} · {turn}", style="bold")
+    text.append(" · display: ")
+    if view.display:
+        for i, t in enumerate(view.display):
+            if i:
+                text.append(" ")
+            text.append(tile_code(t), style=COLOR_STYLE[t.color])
+    else:
+        text.append("(empty)")
+    return text
+
+
+def board(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    width: int,
+    height: int,
+    focus_seat: int | None,
+    marks: Mapping[Cell, str] | None = None,
+    removed: Mapping[int, Sequence[Cell]] | None = None,
+) -> RenderableType:
+    """Every grounds, the focus seat's last (nearest the prompt) and marked, then the status.
+
+    Panels flow side by side when they fit in ``width``.
+    """
+    cols = max_cols_for(width)
+    removed = removed or {}
+    others = [s for s in range(view.n) if s != focus_seat]
+    # With a player to focus on, the others get less height: the focus sits above the prompt.
+    other_rows = max(4, min(10, height - 14)) if focus_seat is not None else max(4, height - 6)
+    panels: list[RenderableType] = [
+        grounds_panel(
+            view,
+            s,
+            names[s],
+            removed=removed.get(s, ()),
+            max_cols=cols,
+            max_rows=other_rows,
+        )
+        for s in others
+    ]
+    if focus_seat is not None:
+        panels.append(
+            grounds_panel(
+                view,
+                focus_seat,
+                names[focus_seat],
+                marks=marks,
+                removed=removed.get(focus_seat, ()),
+                max_cols=cols,
+                max_rows=max(4, height - 11),
+            )
+        )
+    return Group(Columns(panels, padding=(0, 1)), status_line(view, names))
+
+
+def describe(d: Decision, *, place: Place | None = None) -> str:
+    """A decision in words (for the move log and menus)."""
+    if isinstance(d, Pass):
+        return "passed (an elephant lies down)"
+    if isinstance(d, Place):
+        arch = f", facing {d.arch}" if d.arch else ""
+        return f"took {tile_code(d.take)} ({d.take.name}) to {_c(d.to)} from {_c(d.from_)}{arch}"
+    if isinstance(d, MoveElephant):
+        return f"moved the elephant from {_c(d.from_)} to {_c(d.to)}"
+    if isinstance(d, MoveStack):
+        return f"moved the stack from {_c(d.from_)} to {_c(d.to)}"
+    assert isinstance(d, FollowUpSkip)
+    what = place.take.special if place is not None else "special tile"
+    return f"skipped the {what} follow-up"
+
+
+def _c(c: Cell) -> str:
+    return f"({c[0]}, {c[1]})"
+
+
+def fmt_cell(c: Cell) -> str:
+    """``(x, y)`` as the menus write it."""
+    return _c(c)

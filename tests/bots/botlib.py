@@ -1,0 +1,61 @@
+"""Helpers shared by the bot tests: positions reached by real play."""
+
+from __future__ import annotations
+
+import random
+
+from kerala.bots import make_bot
+from kerala.game import GameState, Phase, new_game
+from kerala.tiles import TileType
+
+
+def play_until(state: GameState, stop, specs=("greedy", "greedy"), seed: int = 0) -> GameState:
+    """Play ``state`` with bots until ``stop(state)`` holds at a decision (or the game ends)."""
+    bots = [make_bot(specs[i % len(specs)], seed=seed + i) for i in range(state.n)]
+    while not state.is_over():
+        if state.is_chance():
+            state.advance_chance()
+            continue
+        if stop(state):
+            return state
+        seat = state.current_player
+        state.apply(bots[seat].choose(state.view(seat), state.legal_decisions()))
+    return state
+
+
+def midgame(players: int = 2, seed: int = 1, rounds: int = 12) -> GameState:
+    s = new_game(["blue", "red", "green", "purple", "black"][:players], seed=seed)
+    return play_until(s, lambda st: st.round >= rounds and st.phase == Phase.PLACE, seed=seed)
+
+
+def hidden_twin(state: GameState, seed: int = 99) -> GameState:
+    """A copy of ``state`` that differs only in what no player may see (RULES.md I2).
+
+    The bag is shuffled differently and, under random removal, removed tiles are swapped
+    with bag tiles of unplayed colors of another type.
+    """
+    twin = state.copy(with_rng=False)
+    rng = random.Random(seed)
+    played = set(twin.colors)
+    swaps = 0
+    if twin.removal == "random":
+        for i, t in enumerate(twin.removed):
+            for j, b in enumerate(twin.bag):
+                if b.color not in played and b is not t:
+                    twin.removed[i], twin.bag[j] = b, t
+                    swaps += 1
+                    break
+            if swaps >= 5:
+                break
+    while True:
+        rng.shuffle(twin.bag)
+        if twin.bag != state.bag or len(set(twin.bag)) < 2:
+            break
+    return twin
+
+
+def tile_counts(tiles: list[TileType]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in tiles:
+        out[t.name] = out.get(t.name, 0) + 1
+    return out

@@ -1,0 +1,325 @@
+"""Tournaments: schedule, report.json, resuming after an interruption, Ray == local."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from kerala.bots.tournament import (
+    TournamentError,
+    run_tournament,
+    schedule,
+    wilson,
+)
+from kerala.cli import app
+from kerala.notation import read_record
+
+REPORT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["games", "bots", "head_to_head", "players", "seed"],
+    "properties": {
+        "games": {"type": "integer", "minimum": 0},
+        "bots": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": [
+                    "games",
+                    "wins",
+                    "win_rate",
+                    "mean_score",
+                    "win_rate_ci95",
+                    "rating",
+                    "seats",
+                ],
+                "properties": {
+                    "games": {"type": "integer", "minimum": 0},
+                    "wins": {"type": "number", "minimum": 0},
+                    "win_rate": {"type": "number", "minimum": 0, "maximum": 1},
+                    "mean_score": {"type": "number"},
+                    "win_rate_ci95": {
+                        "type": "array",
+                        "items": {"type": "number", "minimum": 0, "maximum": 1},
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                    "rating": {
+                        "type": "object",
+                        "required": ["mu", "sigma", "conservative"],
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def test_schedule_rotates_seats_and_colors_and_shares_deals() -> None:
+    plan = schedule(["a", "b", "c"], players=3, games=30, seed=4)
+    seats: Counter[tuple[str, int]] = Counter()
+    colors: Counter[tuple[str, str]] = Counter()
+    for g in plan:
+        for s, (e, c) in enumerate(zip(g.entries, g.colors, strict=True)):
+            seats[(e, s)] += 1
+            colors[(e, c)] += 1
+        assert sorted(g.entries) == ["a", "b", "c"]
+    assert set(seats.values()) == {10}  # every bot plays every seat equally
+    assert len({c for _, c in colors}) == 5  # colors rotate over all five
+    for block in range(10):
+        deals = {g.seed for g in plan[3 * block : 3 * block + 3]}
+        assert len(deals) == 1  # one deal per block of seat rotations
+    assert len({g.seed for g in plan}) == 10
+    # The schedule depends on the seed and the index only.
+    assert schedule(["a", "b", "c"], players=3, games=5, seed=4) == plan[:5]
+
+
+def test_lineups_with_more_or_fewer_bots_than_seats() -> None:
+    plan = schedule(["a", "b", "c"], players=2, games=12, seed=0)
+    pairs = Counter(frozenset(g.entries) for g in plan)
+    assert set(pairs.values()) == {4} and len(pairs) == 3
+    plan = schedule(["m", "g"], players=4, games=4, seed=0)
+    assert all(sorted(g.entries) == ["g", "g", "m", "m"] for g in plan)
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(95, 100)
+    assert 0.88 < lo < 0.95 < hi < 0.99
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_report_json_schema_and_counts(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    outcome = run_tournament(["random", "greedy"], players=2, games=6, seed=1, out=out)
+    report = json.loads((out / "report.json").read_text())
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert report == outcome.report
+    assert report["games"] == 6
+    assert set(report["bots"]) == {"random", "greedy"}
+    b = report["bots"]
+    assert b["random"]["games"] == b["greedy"]["games"] == 6
+    assert b["random"]["wins"] + b["greedy"]["wins"] == pytest.approx(6)
+    assert b["greedy"]["win_rate"] == b["greedy"]["wins"] / 6
+    assert b["greedy"]["seats"] == {"0": 3, "1": 3}
+    assert b["greedy"]["rating"]["mu"] > b["random"]["rating"]["mu"]
+    h = report["head_to_head"]
+    assert h["greedy"]["random"]["games"] == 6
+    assert h["greedy"]["random"]["rate"] + h["random"]["greedy"]["rate"] == pytest.approx(1)
+    records = sorted((out / "records").glob("game-*.json"))
+    assert len(records) == 6
+    scores: list[int] = []
+    for p in records:
+        rec = read_record(p.read_text())  # every record is a valid, finished game
+        assert rec.state.is_over()
+        scores += [s.total for s in rec.state.scores()]
+    mean_all = (b["random"]["mean_score"] + b["greedy"]["mean_score"]) / 2
+    assert mean_all == pytest.approx(sum(scores) / len(scores))
+    for png in ("scores.png", "ratings.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_shared_first_place_counts_one_kth_win(tmp_path: Path) -> None:
+    """SC7: a first place shared by k players counts 1/k win to each."""
+    outcome = run_tournament(["random", "random"], players=2, games=2, seed=0)
+    # Two entries with one name: every game's win (shared or not) goes to 'random'.
+    assert outcome.report["bots"]["random"]["wins"] == pytest.approx(2)
+    assert outcome.report["bots"]["random"]["games"] == 4
+    from kerala.bots.tournament import build_report
+
+    fake = {
+        "index": 0,
+        "record": {
+            "players": [{"bot": "a"}, {"bot": "b"}, {"bot": "c"}],
+            "result": {
+                "scores": [{"total": 40}, {"total": 40}, {"total": 12}],
+                "ranks": [1, 1, 3],
+            },
+        },
+    }
+    rep = build_report([fake], ["a", "b", "c"], {"players": 3, "seed": 0})
+    assert rep["bots"]["a"]["wins"] == rep["bots"]["b"]["wins"] == 0.5
+    assert rep["bots"]["c"]["wins"] == 0
+    assert rep["head_to_head"]["a"]["b"]["rate"] == 0.5
+
+
+def test_resume_after_interruption_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    calls = []
+
+    def stop_after_three(done: int, total: int) -> None:
+        calls.append(done)
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(
+            ["random", "greedy"], players=2, games=8, seed=5, out=out, on_progress=stop_after_three
+        )
+    assert len(list((out / "records").glob("game-*.json"))) == 3
+    before = {p.name: p.read_text() for p in (out / "records").glob("game-*.json")}
+    # Resume: only the 5 missing games are played; the saved ones are kept as they were.
+    resumed = run_tournament(["random", "greedy"], players=2, games=8, seed=5, out=out)
+    assert (resumed.resumed, resumed.played) == (3, 5)
+    for name, text in before.items():
+        assert (out / "records" / name).read_text() == text
+    fresh = run_tournament(["random", "greedy"], players=2, games=8, seed=5)
+    assert resumed.report == fresh.report
+
+
+def test_resume_after_kill(tmp_path: Path) -> None:
+    """A killed run (SIGKILL) leaves only whole games; the rerun completes the same tournament."""
+    out = tmp_path / "t"
+    cmd = [
+        sys.executable, "-m", "kerala", "tournament", "--bots", "greedy,random",
+        "--games", "16", "--seed", "2", "--out", str(out),
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if len(list((out / "records").glob("game-*.json"))) >= 3:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    saved = len(list((out / "records").glob("game-*.json")))
+    assert 3 <= saved < 16
+    result = subprocess.run(
+        [*cmd, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    report = json.loads(result.stdout)
+    assert report["games"] == 16
+    assert not list((out / "records").glob(".*tmp"))
+    fresh = run_tournament(["greedy", "random"], players=2, games=16, seed=2)
+    assert report == fresh.report
+
+
+def _sigint_default() -> None:
+    # A shell may start background jobs with SIGINT ignored; a user's Ctrl-C is not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_at_once_and_the_rerun_resumes(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "t"
+    cmd = [
+        sys.executable, "-m", "kerala", "tournament", "--bots", "greedy,random",
+        "--games", "16", "--seed", "4", "--jobs", jobs, "--out", str(out),
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if len(list((out / "records").glob("game-*.json"))) >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    saved = len(list((out / "records").glob("game-*.json")))
+    if proc.returncode == 0:  # the run beat the signal: nothing to resume, but nothing lost
+        assert saved == 16
+        return
+    assert proc.returncode == 130
+    assert "interrupted: finished games are saved" in err
+    assert 2 <= saved < 16
+    before = {p.name: p.read_bytes() for p in (out / "records").glob("game-*.json")}
+    resumed = run_tournament(["greedy", "random"], players=2, games=16, seed=4, out=out)
+    assert resumed.resumed == saved and resumed.played == 16 - saved
+    for name, data in before.items():
+        assert (out / "records" / name).read_bytes() == data
+    fresh = run_tournament(["greedy", "random"], players=2, games=16, seed=4)
+    assert resumed.report == fresh.report
+
+
+def test_another_tournament_in_the_same_folder_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run_tournament(["random", "greedy"], players=2, games=2, seed=1, out=out)
+    with pytest.raises(TournamentError, match="holds another tournament"):
+        run_tournament(["random", "greedy"], players=2, games=2, seed=2, out=out)
+    # A damaged record is named, not silently replayed or counted.
+    (out / "records" / "game-00001.json").write_text("{ not json")
+    with pytest.raises(TournamentError, match=r"game-00001\.json: not a valid game record"):
+        run_tournament(["random", "greedy"], players=2, games=2, seed=1, out=out)
+
+
+def test_ray_backend_matches_local(tmp_path: Path) -> None:
+    specs = ["random", "greedy"]
+    local = run_tournament(specs, players=2, games=4, seed=8, out=tmp_path / "local")
+    ray_run = run_tournament(
+        specs,
+        players=2,
+        games=4,
+        seed=8,
+        jobs=1,
+        backend="ray",
+        out=tmp_path / "ray",
+        ray_init={"num_cpus": 1, "object_store_memory": 80 * 1024 * 1024},
+    )
+    assert ray_run.report == local.report
+    for i in range(4):
+        name = f"game-{i:05d}.json"
+        assert (tmp_path / "ray" / "records" / name).read_text() == (
+            tmp_path / "local" / "records" / name
+        ).read_text()
+
+
+def test_local_jobs_match_a_single_process(tmp_path: Path) -> None:
+    one = run_tournament(["random", "greedy"], players=2, games=4, seed=3)
+    two = run_tournament(["random", "greedy"], players=2, games=4, seed=3, jobs=2)
+    assert one.report == two.report
+
+
+def test_cli_tournament(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app,
+        ["tournament", "--bots", "random,greedy", "--games", "2", "--seed", "3", "--json"],
+    )
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout.strip().splitlines()[-1])
+    assert report["games"] == 2 and set(report["bots"]) == {"random", "greedy"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "random,nosuch"], "unknown bot 'nosuch'"),
+        (["--bots", "random,mcts:time=x"], "time='x' is not a number"),
+        (["--bots", "random,greedy", "--backend", "spark"], "--backend must be"),
+        (["--bots", "random,greedy", "--address", "1.2.3.4:6379"], "--address is only for"),
+        (["--bots", ","], "--bots names no bot"),
+    ],
+)
+def test_cli_refuses_bad_options(args: list[str], message: str, tmp_path: Path) -> None:
+    out = tmp_path / "never"
+    res = CliRunner().invoke(app, ["tournament", *args, "--games", "2", "--out", str(out)])
+    assert res.exit_code == 2
+    assert message in res.output
+    assert not out.exists()  # refused before anything was written
+
+
+def test_one_bot_against_three_copies_of_another() -> None:
+    """A repeated spec fills several seats; the report keys each name once, as given."""
+    outcome = run_tournament(["random", "greedy", "greedy", "greedy"], players=4, games=4, seed=6)
+    bots = outcome.report["bots"]
+    assert set(bots) == {"random", "greedy"}
+    assert bots["random"]["games"] == 4 and bots["greedy"]["games"] == 12
+    assert bots["random"]["seats"] == {"0": 1, "1": 1, "2": 1, "3": 1}
+    assert bots["random"]["wins"] + bots["greedy"]["wins"] == pytest.approx(4)
+    assert outcome.report["head_to_head"]["greedy"]["random"]["games"] == 12

@@ -1,0 +1,141 @@
+"""The Gymnasium env kerala/Kerala-v0 (kerala.envs.gymnasium), checked by Gymnasium's checker."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import kerala.envs.gymnasium  # noqa: F401 - registers kerala/Kerala-v0
+from kerala.bots import bot_names
+from kerala.envs.encoding import ACTIONS
+from kerala.envs.gymnasium import KeralaEnv
+from kerala.tiles import COLORS
+
+
+def test_greedy_bot_exists() -> None:
+    assert "greedy" in bot_names()
+
+
+@pytest.mark.parametrize(("n", "opponents"), [(2, "greedy"), (4, "greedy"), (5, "random")])
+def test_gymnasium_check_env_with_warnings_as_errors(n: int, opponents: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make("kerala/Kerala-v0", num_players=n, opponents=opponents)
+        check_env(env.unwrapped)
+
+
+def _episode(env: gymnasium.Env, seed: int, policy_seed: int) -> tuple[list[int], float, dict]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(policy_seed)
+    actions: list[int] = []
+    while True:
+        assert env.observation_space.contains(obs)
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not truncated
+        if terminated:
+            return actions, float(reward), info
+        assert reward == 0.0
+
+
+def test_full_episode_against_greedy_bots() -> None:
+    env = gymnasium.make("kerala/Kerala-v0", num_players=3, opponents="greedy")
+    actions, reward, info = _episode(env, seed=5, policy_seed=1)
+    # G2: the learner has one turn per round (90 / 3 = 30 rounds) plus its follow-ups.
+    assert len(actions) >= 30
+    assert -1.0 <= reward <= 1.0
+    totals = info["totals"]
+    assert info["score"]["total"] == totals[0]
+    lower = sum(t < totals[0] for t in totals)
+    higher = sum(t > totals[0] for t in totals)
+    assert reward == pytest.approx((lower - higher) / 2)
+    assert info["rank"] == 1 + higher
+    assert not env.unwrapped.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_same_seed_replays_the_same_episode() -> None:
+    env = gymnasium.make("kerala/Kerala-v0", num_players=2, opponents="greedy")
+    first = _episode(env, seed=11, policy_seed=4)
+    second = _episode(env, seed=11, policy_seed=4)
+    assert first[0] == second[0] and first[1] == second[1]
+    assert first[2]["totals"] == second[2]["totals"]
+
+
+def _next_display(env: KeralaEnv, generator_seed: int) -> list[str]:
+    env.reset(seed=1)
+    env.np_random = np.random.default_rng(generator_seed)
+    bag = len(env.state_now.bag)
+    while len(env.state_now.bag) == bag:
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    return [t.name for t in env.state_now.display]
+
+
+def test_bag_draws_come_from_np_random() -> None:
+    env = KeralaEnv(num_players=2, opponents="random")
+    assert _next_display(env, 5) == _next_display(env, 5)
+    assert len({tuple(_next_display(env, g)) for g in range(6)}) > 1
+
+
+def test_illegal_action_terminates_with_penalty_or_raises() -> None:
+    env = KeralaEnv(num_players=2, opponents="random")
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert f"action {illegal} is not legal" in info["illegal_action"]
+    assert not obs2["action_mask"].any()
+    strict = KeralaEnv(num_players=2, opponents="random", illegal_action="raise")
+    obs, _ = strict.reset(seed=2)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(np.int64(illegal))
+    assert np.array_equal(strict.action_masks(), obs["action_mask"])  # nothing changed
+    legal = int(np.flatnonzero(obs["action_mask"])[-1])
+    strict.step(np.int32(legal))
+
+
+def test_learner_seat_and_point_of_view() -> None:
+    """I1: the observation is from the learner's seat, whichever it is."""
+    env = KeralaEnv(num_players=4, opponents="random", seat=2)
+    obs, info = env.reset(seed=3)
+    assert info["seat"] == 2 and env.state_now.current_player == 2
+    p = ACTIONS.observation_pieces(obs["observation"])
+    assert p["players"][0, 1 + COLORS.index(COLORS[2])] == 1.0
+    seats = set()
+    rnd = KeralaEnv(num_players=5, opponents="random", seat="random")
+    for s in range(8):
+        seats.add(rnd.reset(seed=s)[1]["seat"])
+    assert len(seats) > 1
+
+
+def test_opponents_per_seat() -> None:
+    env = KeralaEnv(num_players=3, opponents=["greedy", "random"])
+    env.reset(seed=0)
+    assert [b.name for b in env._bots.values()] == ["greedy", "random"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_players": 6}, "2..5"),
+        ({"num_players": 2, "opponents": "grandmaster"}, "unknown bot 'grandmaster'"),
+        ({"num_players": 3, "opponents": ["random"]}, "1 specs for 2 other seats"),
+        ({"num_players": 2, "seat": 2}, "seat must be 0..1"),
+        ({"num_players": 2, "illegal_action": "ignore"}, "illegal_action"),
+        ({"num_players": 2, "render_mode": "rgb_array"}, "render_mode"),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        KeralaEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def test_make_refuses_unknown_opponents() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        gymnasium.make("kerala/Kerala-v0", num_players=2, opponents="grandmaster")
