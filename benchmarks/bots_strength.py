@@ -61,6 +61,7 @@ def play(spec: GameSpec) -> dict[str, Any]:
     bots = [Timed(make_bot(e, seed=s)) for e, s in zip(spec.entries, spec.bot_seeds, strict=True)]
     st = play_game(bots, seed=spec.seed, colors=list(spec.colors))
     return {
+        "index": spec.index,
         "entries": list(spec.entries),
         "totals": [g.total for g in st.scores()],
         "ranks": st.ranks(),
@@ -79,17 +80,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", help="also write the summary to this file")
     ap.add_argument("--log", help="append each game's result to this JSON-lines file")
+    ap.add_argument("--start", type=int, default=0, help="skip the schedule's first games")
     ap.add_argument(
         "--from-log", help="only summarize the games in this JSON-lines file (a cut-short run)"
     )
     args = ap.parse_args(argv)
     entries = [b.strip() for b in args.bots.split(",") if b.strip()]
     plan = schedule(entries, players=args.players, games=args.games, seed=args.seed)
+    plan = plan[args.start :]
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     if args.from_log:
         with open(args.from_log) as f:
             results = [json.loads(line) for line in f if line.strip()]
+        # Several logs of one schedule may be concatenated: count each game once.
+        by_index = {r.get("index", i): r for i, r in enumerate(results)}
+        results = [by_index[i] for i in sorted(by_index)]
     else:
         log = open(args.log, "a") if args.log else None  # noqa: SIM115
         games = map(play, plan)

@@ -35,7 +35,6 @@ True
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 import time
@@ -58,7 +57,6 @@ from kerala.views import PlayerView, sample_state
 
 #: A placed special tile's prior bonus: its follow-up is searched below it in the tree.
 _SPECIAL_BONUS = 1.0
-_PAUSE_GC = False
 
 
 class _Node:
@@ -159,29 +157,17 @@ class MCTSBot:
         root.cands = [legal[i] for i in order]
         cands = root.cands
         it = 0
-        # The tree holds no reference cycles: pausing the cyclic GC keeps its pauses out of
-        # the time budget, and refcounting frees the tree. The tree is dropped before the GC
-        # is back on, or its first collection would walk the whole tree (tens of ms).
-        gc_was_on = gc.isenabled()
-        if _PAUSE_GC:
-            gc.disable()
-        try:
-            while it < max_iter:
-                if it and clock() >= deadline:
-                    break
-                state = self._determinize(base, rng, hidden_removal)
-                self._iterate(root, state, rng, me)
-                it += 1
-            out: list[tuple[Decision, float, int]] = []
-            for d in cands:
-                child = root.children.get(d)
-                if child is not None and child.visits:
-                    out.append((d, child.total[me] / child.visits, child.visits))
-            child = None
-            root = _Node(0)
-        finally:
-            if gc_was_on:
-                gc.enable()
+        while it < max_iter:
+            if it and clock() >= deadline:
+                break
+            state = self._determinize(base, rng, hidden_removal)
+            self._iterate(root, state, rng, me)
+            it += 1
+        out: list[tuple[Decision, float, int]] = []
+        for d in cands:
+            child = root.children.get(d)
+            if child is not None and child.visits:
+                out.append((d, child.total[me] / child.visits, child.visits))
         self.last_iterations = it
         seen = {id(d) for d, _, _ in out}
         ranked = sorted(out, key=lambda x: (-x[2], -x[1]))

@@ -1,0 +1,91 @@
+"""Assembles the FastAPI app: settings, database, service, live hub, bot runner, routes.
+
+>>> from kerala.server.settings import Settings
+>>> app = create_app(Settings(db="sqlite:///:memory:", migrate=False))
+>>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/games/{"))[:2]
+['/api/games/{game_id}', '/api/games/{game_id}/decisions']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from kerala.bots import BotSpecError, make_bot
+from kerala.server.botrunner import BotRunner
+from kerala.server.errors import BodyLimit, install_handlers
+from kerala.server.hub import Hub
+from kerala.server.routes import games, live, tools, ui
+from kerala.server.service import GameService
+from kerala.server.settings import Settings
+from kerala.server.store import make_engine, migrate
+
+log = logging.getLogger("kerala.server")
+
+DESCRIPTION = """Play Kerala: The Way of the Elephant against bots and friends.
+
+Create a game, share the invite links (each carries a seat's secret token), play by REST or over
+the game's WebSocket (`/api/games/{id}/ws?token=…&since=N`). See docs/api.md for the WebSocket
+protocol and the error format."""
+
+
+def available_levels(levels: dict[str, str]) -> dict[str, str]:
+    """The configured bot levels whose bot exists (others are being written or not installed)."""
+    out: dict[str, str] = {}
+    for name, spec in levels.items():
+        try:
+            make_bot(spec, seed=0)
+        except BotSpecError:
+            continue
+        out[name] = spec
+    return out
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
+    settings = settings if settings is not None else Settings()
+    engine = make_engine(settings.db, settings.sqlite_synchronous)
+    service = GameService(engine, settings, available_levels(settings.bot_levels))
+    hub = Hub()
+    bots = BotRunner(service, hub, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Room for many games' database calls at once (the default is 40 threads).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = 64
+        if settings.migrate:
+            await anyio.to_thread.run_sync(migrate, settings.db)
+        bots.start()
+        for game_id in await anyio.to_thread.run_sync(service.pending_bot_games):
+            bots.poke(game_id)
+        try:
+            yield
+        finally:
+            hub.close_all()
+            await bots.close()
+            await anyio.to_thread.run_sync(service.committer.close)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Kerala game server",
+        version="1",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.service = service
+    app.state.hub = hub
+    app.state.bots = bots
+    install_handlers(app)
+    app.include_router(games.router)
+    app.include_router(tools.router)
+    app.include_router(live.router)
+    app.include_router(ui.router)
+    app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    return app

@@ -1,0 +1,164 @@
+"""The server's refusals: one exception type, one JSON shape, and the size limit on bodies.
+
+Every refusal is ``{"detail": message, "code": short code, ...}`` with a 4xx status (see
+docs/api.md). Messages say what was wrong and where; they never carry hidden information
+(RULES.md I2): they are built from the request and from public facts only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, short code, message, and optional extra fields."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"detail": self.detail, "code": self.code, **self.extra}
+
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "token_required",
+    403: "bad_token",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid_request",
+}
+
+
+def _where(loc: tuple[Any, ...] | list[Any]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Make every refusal of ``app`` answer in the one JSON shape."""
+
+    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    async def validation_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = list(exc.errors())
+        for e in errors:
+            if e.get("type") == "json_invalid":
+                ctx = e.get("ctx") or {}
+                msg = f"malformed JSON in the request body: {ctx.get('error', 'cannot parse')}"
+                loc = list(e.get("loc") or ())
+                if len(loc) > 1:
+                    msg += f" at character {loc[1]}"
+                return JSONResponse({"detail": msg, "code": "malformed_json"}, status_code=400)
+        listed = [
+            {"where": _where(e.get("loc", ())), "message": str(e.get("msg", "invalid"))}
+            for e in errors
+        ]
+        detail = "; ".join(f"{x['where']}: {x['message']}" for x in listed[:5]) or "invalid"
+        return JSONResponse(
+            {"detail": detail, "code": "invalid_request", "errors": listed}, status_code=422
+        )
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = _HTTP_CODES.get(exc.status_code, "error")
+        detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "no such route"
+        return JSONResponse(
+            {"detail": detail, "code": code},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over ``limit`` bytes with 413, before the app.
+
+    A body with a ``Content-Length`` over the limit is refused at once; one without (chunked)
+    is read up to the limit and refused when it goes over.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"detail": f"the request body is over {self.limit} bytes", "code": "too_large"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length: int | None = None
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    length = int(v)
+                except ValueError:
+                    length = None
+                break
+        if length is not None:
+            if length > self.limit:
+                await self._refuse(send)
+                return
+            await self.app(scope, receive, send)
+            return
+        # No length given: buffer up to the limit, then hand the body on.
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                break
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            more = msg.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -1,0 +1,87 @@
+"""Live events inside one server process: every WebSocket of a game gets its events in order.
+
+An event is published only after it is committed. Each connection has a queue and one writer;
+the writer sends events in number order and fills any gap (an event published out of order, or
+made by another server process) from the database, so a client never misses one. A client too
+slow to keep up is disconnected; it reconnects with the last number it saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from kerala.server.service import Snapshot
+
+
+@dataclass
+class Published:
+    """One committed event with the game after it; message texts are cached per seat."""
+
+    event: dict[str, Any]
+    snapshot: Snapshot
+    texts: dict[int | None, str] = field(default_factory=dict)
+
+    def text_for(self, seat: int | None) -> str:
+        t = self.texts.get(seat)
+        if t is None:
+            t = self.texts[seat] = json.dumps(
+                {"type": "event", "event": self.event, "game": self.snapshot.for_seat(seat)},
+                separators=(",", ":"),
+            )
+        return t
+
+
+class Connection:
+    """One subscriber: a seat (or a watcher, ``None``) and its outgoing queue."""
+
+    QUEUE = 1000
+
+    def __init__(self, game_id: str, seat: int | None) -> None:
+        self.game_id = game_id
+        self.seat = seat
+        self.queue: asyncio.Queue[Published | str | None] = asyncio.Queue(self.QUEUE)
+        self.overflowed = False
+
+    def put(self, item: Published | str | None) -> None:
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+
+class Hub:
+    """Subscribers by game; :meth:`publish` hands a committed event to each of them."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, set[Connection]] = {}
+
+    def subscribe(self, game_id: str, seat: int | None) -> Connection:
+        conn = Connection(game_id, seat)
+        self._games.setdefault(game_id, set()).add(conn)
+        return conn
+
+    def unsubscribe(self, conn: Connection) -> None:
+        conns = self._games.get(conn.game_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self._games[conn.game_id]
+
+    def publish(self, game_id: str, event: dict[str, Any], snapshot: Snapshot) -> None:
+        conns = self._games.get(game_id)
+        if not conns:
+            return
+        item = Published(event, snapshot)
+        for c in list(conns):
+            c.put(item)
+
+    def close_all(self) -> None:
+        for conns in list(self._games.values()):
+            for c in list(conns):
+                c.put(None)
+
+    def count(self, game_id: str) -> int:
+        return len(self._games.get(game_id, ()))

@@ -1,0 +1,1 @@
+"""The server's routers: one module per area (games, tools, live, ui)."""

@@ -1,0 +1,79 @@
+"""Shared route dependencies: the service objects of the app, and the seat token.
+
+They are ``async`` so that FastAPI calls them on the event loop, not in a worker thread.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Path, Query, Request
+
+from kerala.server.botrunner import BotRunner
+from kerala.server.errors import ApiError
+from kerala.server.hub import Hub
+from kerala.server.service import GameService
+from kerala.server.settings import Settings
+
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+
+
+async def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+async def get_hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def get_bots(request: Request) -> BotRunner:
+    bots: BotRunner = request.app.state.bots
+    return bots
+
+
+async def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def get_token(
+    token: Annotated[
+        str | None, Query(max_length=200, description="seat token (invite links carry it)")
+    ] = None,
+    authorization: Annotated[
+        str | None, Header(max_length=220, description="Bearer <seat token>")
+    ] = None,
+    x_kerala_token: Annotated[str | None, Header(max_length=200)] = None,
+) -> str | None:
+    """The seat token from the query, ``Authorization: Bearer``, or ``X-Kerala-Token``."""
+    if authorization is not None:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ApiError(
+                401, "token_required", "the Authorization header must be 'Bearer <token>'"
+            )
+        return value.strip()
+    if x_kerala_token is not None:
+        return x_kerala_token
+    return token
+
+
+async def require_token(token: Annotated[str | None, Depends(get_token)]) -> str:
+    if not token:
+        raise ApiError(
+            401,
+            "token_required",
+            "this needs a seat token: 'Authorization: Bearer <token>' or '?token=<token>'",
+        )
+    return token
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+BotsDep = Annotated[BotRunner, Depends(get_bots)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+TokenDep = Annotated[str | None, Depends(get_token)]
+RequiredTokenDep = Annotated[str, Depends(require_token)]
+GameIdDep = Annotated[str, Path(pattern=GAME_ID_PATTERN, description="game id")]

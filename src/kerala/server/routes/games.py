@@ -1,0 +1,223 @@
+"""Routes of games: create, list, look, decide, hand a seat to a bot, events, record, replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
+
+from kerala.notation import write_record
+from kerala.server.routes.deps import (
+    BotsDep,
+    GameIdDep,
+    HubDep,
+    RequiredTokenDep,
+    ServiceDep,
+    SettingsDep,
+    TokenDep,
+)
+from kerala.server.schemas import (
+    ERRORS,
+    SEAT_ERRORS,
+    BotLevel,
+    BotLevels,
+    DecisionSubmit,
+    EventList,
+    Game,
+    GameCreate,
+    GameCreated,
+    GameList,
+    HandOver,
+    Health,
+    Replay,
+)
+from kerala.server.service import Snapshot
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+BOT_DESCRIPTIONS = {
+    "random": "plays any legal move: for learning the rules",
+    "easy": "a gentle opponent",
+    "medium": "plays sensibly",
+    "hard": "a strong opponent",
+    "mcts": "searches the game tree (Monte Carlo): the strongest, and the slowest",
+}
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(
+        json.dumps(data, separators=(",", ":")), status_code=status, media_type="application/json"
+    )
+
+
+def _base_url(request: Request, public_url: str | None) -> str:
+    return (public_url or str(request.base_url)).rstrip("/")
+
+
+@router.get("/health", response_model=Health)
+def health() -> dict[str, bool]:
+    return {"ok": True}
+
+
+@router.get("/bots", response_model=BotLevels)
+def bots(service: ServiceDep, settings: SettingsDep) -> BotLevels:
+    """The bot levels a seat may take."""
+    levels = [
+        BotLevel(name=n, description=BOT_DESCRIPTIONS.get(n, f"bot {spec}"))
+        for n, spec in service.bot_levels.items()
+    ]
+    default = settings.default_bot_level
+    if default not in service.bot_levels and levels:
+        default = levels[0].name
+    return BotLevels(levels=levels, default=default)
+
+
+@router.post("/games", status_code=201, response_model=GameCreated, responses=ERRORS)
+async def create_game(
+    body: GameCreate, request: Request, service: ServiceDep, bots: BotsDep, settings: SettingsDep
+) -> Response:
+    """Create a game: one invite link (with its secret token) per human seat, a watch link."""
+    seats = [s.model_dump() for s in body.seats]
+    created = await run_in_threadpool(service.create, seats, body.removal, body.removed, body.first)
+    snap = created.snapshot
+    game_id = snap.base["id"]
+    base = _base_url(request, settings.public_url)
+    watch = "/?" + urlencode({"game": game_id})
+    invites = []
+    for s in created.seats:
+        if s.seat in created.tokens:
+            path = "/?" + urlencode(
+                {"game": game_id, "seat": s.seat, "token": created.tokens[s.seat]}
+            )
+            invites.append(
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "color": s.color,
+                    "token": created.tokens[s.seat],
+                    "path": path,
+                    "url": base + path,
+                }
+            )
+    bots.after(game_id, snap)
+    return _json(
+        {
+            "id": game_id,
+            "watch": {"path": watch, "url": base + watch},
+            "invites": invites,
+            "game": snap.for_seat(None),
+        },
+        201,
+    )
+
+
+@router.get("/games", response_model=GameList)
+async def list_games(
+    service: ServiceDep,
+    status: Annotated[str | None, Query(pattern="^(playing|over)$")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Response:
+    """Recent games, newest first."""
+    games = await run_in_threadpool(service.list_games, status, limit)
+    return _json({"games": games})
+
+
+async def _game_for(
+    service: ServiceDep, bots: BotsDep, game_id: str, token: str | None
+) -> tuple[Snapshot, int | None]:
+    snap, seat = await run_in_threadpool(service.get, game_id, token)
+    bots.after(game_id, snap)  # e.g. a bot's turn left over by a stopped server
+    return snap, seat
+
+
+@router.get("/games/{game_id}", response_model=Game, responses=SEAT_ERRORS)
+async def get_game(
+    game_id: GameIdDep, service: ServiceDep, bots: BotsDep, token: TokenDep
+) -> Response:
+    """The game as the token's seat sees it (its legal decisions on its turn), or a watcher."""
+    snap, seat = await _game_for(service, bots, game_id, token)
+    return _json(snap.for_seat(seat))
+
+
+@router.post("/games/{game_id}/decisions", response_model=Game, responses=SEAT_ERRORS)
+async def submit_decision(
+    game_id: GameIdDep,
+    body: DecisionSubmit,
+    service: ServiceDep,
+    hub: HubDep,
+    bots: BotsDep,
+    token: RequiredTokenDep,
+) -> Response:
+    """Submit a decision with the decision number seen last; committed, then announced."""
+    snap, event, seat = await submit(service, game_id, token, body.decision, body.expected)
+    hub.publish(game_id, event, snap)
+    bots.after(game_id, snap)
+    return _json(snap.for_seat(seat))
+
+
+async def submit(
+    service: ServiceDep, game_id: str, token: str, decision: Any, expected: int
+) -> tuple[Snapshot, dict[str, Any], int]:
+    """Shared by the REST route and the WebSocket: token → seat, parse, submit."""
+    return await run_in_threadpool(service.submit_as, game_id, token, decision, expected)
+
+
+@router.post("/games/{game_id}/seats/{seat}/bot", response_model=Game, responses=SEAT_ERRORS)
+async def hand_to_bot(
+    game_id: GameIdDep,
+    seat: int,
+    service: ServiceDep,
+    hub: HubDep,
+    bots: BotsDep,
+    token: RequiredTokenDep,
+    body: HandOver | None = None,
+) -> Response:
+    """Hand a seat to a bot for the rest of the game: your own any time, another once silent."""
+    level = body.level if body is not None else None
+
+    def work() -> tuple[Snapshot, dict[str, Any], int]:
+        _, by = service.get(game_id, token)
+        assert by is not None
+        snap, event = service.hand_to_bot(game_id, by, seat, level)
+        return snap, event, by
+
+    snap, event, by = await run_in_threadpool(work)
+    hub.publish(game_id, event, snap)
+    bots.after(game_id, snap)
+    return _json(snap.for_seat(by))
+
+
+@router.get("/games/{game_id}/events", response_model=EventList, responses=ERRORS)
+async def events(
+    game_id: GameIdDep,
+    service: ServiceDep,
+    since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> Response:
+    """Public events after number ``since`` (or ``resync: true`` when too many were missed)."""
+    evs, count, resync = await run_in_threadpool(service.events_since, game_id, since)
+    return _json({"events": evs, "event_number": count, "resync": resync})
+
+
+@router.get("/games/{game_id}/record", responses=ERRORS)
+async def record(game_id: GameIdDep, service: ServiceDep) -> Response:
+    """The game record (NOTATION.md); random removed tiles only once the game is over (I2)."""
+    state, players = await run_in_threadpool(service.record_parts, game_id)
+    doc = write_record(state, players)
+    return Response(
+        json.dumps(doc, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kerala-{game_id}.json"'},
+    )
+
+
+@router.get("/games/{game_id}/replay", response_model=Replay, responses=ERRORS)
+async def replay(
+    game_id: GameIdDep,
+    service: ServiceDep,
+    at: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+) -> Response:
+    """The public position after ``at`` decisions (default: all)."""
+    return _json(await run_in_threadpool(service.replay, game_id, at))

@@ -1,0 +1,213 @@
+"""The WebSocket of a game: live events for seats and watchers, and submissions.
+
+Protocol (docs/api.md): the server sends ``sync`` (full state) or the missed ``event``s first,
+then every new event with the game after it; a client may send ``decision`` and ``ping``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from kerala.server.botrunner import BotRunner
+from kerala.server.errors import ApiError
+from kerala.server.hub import Connection, Hub
+from kerala.server.routes.deps import GAME_ID_PATTERN
+from kerala.server.service import GameService, Snapshot
+
+router = APIRouter(tags=["live"])
+_MAX_MESSAGE = 64 * 1024
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _error(e: ApiError) -> str:
+    return _dumps({"type": "error", "status": e.status, **e.to_json()})
+
+
+class _Session:
+    """One connected client: its seat, what it saw last, and the two halves of the socket."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        service: GameService,
+        hub: Hub,
+        bots: BotRunner,
+        conn: Connection,
+        token: str | None,
+    ) -> None:
+        self.ws = ws
+        self.service = service
+        self.hub = hub
+        self.bots = bots
+        self.conn = conn
+        self.token = token
+        self.last = 0
+
+    async def send_sync(self, snap: Snapshot) -> None:
+        await self.ws.send_text(
+            _dumps(
+                {
+                    "type": "sync",
+                    "event_number": snap.event_number,
+                    "game": snap.for_seat(self.conn.seat),
+                }
+            )
+        )
+        self.last = snap.event_number
+
+    async def catch_up(self, since: int, snap: Snapshot) -> None:
+        """Send the events after ``since`` (up to ``snap``), or a sync when too many."""
+        game_id = self.conn.game_id
+        evs, _, resync = await run_in_threadpool(self.service.events_since, game_id, since)
+        if resync:
+            await self.send_sync(snap)
+            return
+        game = snap.for_seat(self.conn.seat)
+        for ev in evs:
+            if ev["number"] > self.last:
+                await self.ws.send_text(_dumps({"type": "event", "event": ev, "game": game}))
+                self.last = ev["number"]
+
+    async def writer(self) -> None:
+        while True:
+            item = await self.conn.queue.get()
+            if self.conn.overflowed:
+                await self.ws.close(1013, "too slow: reconnect with ?since=<last event number>")
+                return
+            if item is None:
+                await self.ws.close(1001, "server shutting down")
+                return
+            if isinstance(item, str):
+                await self.ws.send_text(item)
+                continue
+            n = item.event["number"]
+            if n <= self.last:
+                continue
+            if n > self.last + 1:
+                await self.catch_up(self.last, item.snapshot)
+                if n <= self.last:
+                    continue
+            await self.ws.send_text(item.text_for(self.conn.seat))
+            self.last = n
+
+    async def reader(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                try:
+                    text = (message.get("bytes") or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    self.conn.put(
+                        _error(ApiError(400, "malformed_json", "a message must be UTF-8 JSON text"))
+                    )
+                    continue
+            if len(text) > _MAX_MESSAGE:
+                self.conn.put(
+                    _error(ApiError(413, "too_large", f"a message is at most {_MAX_MESSAGE} bytes"))
+                )
+                continue
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError as e:
+                self.conn.put(
+                    _error(ApiError(400, "malformed_json", f"malformed JSON message: {e.msg}"))
+                )
+                continue
+            if not isinstance(msg, dict) or msg.get("type") not in ("decision", "ping"):
+                self.conn.put(
+                    _error(
+                        ApiError(
+                            400,
+                            "bad_request",
+                            "a message is an object with 'type': 'decision' or 'ping'",
+                        )
+                    )
+                )
+                continue
+            if msg["type"] == "ping":
+                self.conn.put('{"type":"pong"}')
+                continue
+            await self.on_decision(msg)
+
+    async def on_decision(self, msg: dict[str, Any]) -> None:
+        game_id = self.conn.game_id
+        try:
+            if self.token is None or self.conn.seat is None:
+                raise ApiError(401, "token_required", "a watcher cannot submit decisions")
+            extra = sorted(set(msg) - {"type", "decision", "expected"})
+            if extra:
+                raise ApiError(400, "bad_request", f"unexpected field(s) {', '.join(extra)}")
+            expected = msg.get("expected")
+            if not isinstance(expected, int) or isinstance(expected, bool) or expected < 0:
+                raise ApiError(
+                    400, "bad_request", "'expected' must be the decision number seen last (>= 0)"
+                )
+            if "decision" not in msg:
+                raise ApiError(400, "bad_decision", "the message has no 'decision'")
+            snap, event, _ = await run_in_threadpool(
+                self.service.submit_as, game_id, self.token, msg["decision"], expected
+            )
+        except ApiError as e:
+            self.conn.put(_error(e))
+            return
+        self.hub.publish(game_id, event, snap)
+        self.bots.after(game_id, snap)
+
+
+@router.websocket("/api/games/{game_id}/ws")
+async def game_socket(
+    ws: WebSocket,
+    game_id: str,
+    token: Annotated[str | None, Query(max_length=200)] = None,
+    since: Annotated[int | None, Query(ge=0)] = None,
+) -> None:
+    app = ws.app
+    service: GameService = app.state.service
+    hub: Hub = app.state.hub
+    bots: BotRunner = app.state.bots
+    await ws.accept()
+    try:
+        if not re.fullmatch(GAME_ID_PATTERN, game_id):
+            raise ApiError(404, "not_found", f"no game with id {game_id!r}")
+        # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
+        _, seat = await run_in_threadpool(service.get, game_id, token)
+    except ApiError as e:
+        await ws.send_text(_error(e))
+        await ws.close(4000 + e.status)
+        return
+    conn = hub.subscribe(game_id, seat)
+    session = _Session(ws, service, hub, bots, conn, token)
+    try:
+        snap, _ = await run_in_threadpool(service.get, game_id, token)
+        if since is None or since > snap.event_number:
+            await session.send_sync(snap)
+        else:
+            session.last = since
+            await session.catch_up(since, snap)
+        bots.after(game_id, snap)
+        tasks = [asyncio.create_task(session.reader()), asyncio.create_task(session.writer())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                    await t
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unsubscribe(conn)

@@ -1,0 +1,187 @@
+"""Request and response models of the HTTP API (they make the OpenAPI document).
+
+The ladder follows full-stack-fastapi-template: ``GameCreate`` in, ``GameCreated`` and ``Game``
+out. Views, decisions and documents are the engine's JSON forms (NOTATION.md), typed here as
+open objects; the engine validates them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Color = Literal["blue", "black", "green", "red", "purple"]
+JSONObject = dict[str, Any]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatCreate(_In):
+    name: str = Field(min_length=1, max_length=40)
+    color: Color
+    kind: Literal["human", "bot"] = "human"
+    #: A bot level from ``GET /api/bots`` (bots only).
+    level: str | None = Field(None, max_length=64)
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        if any(ord(c) < 32 or ord(c) == 127 for c in v):
+            raise ValueError("a name has no control characters")
+        if not v.strip():
+            raise ValueError("a name is not only blanks")
+        return v.strip()
+
+
+class GameCreate(_In):
+    seats: list[SeatCreate] = Field(min_length=2, max_length=5)
+    removal: Literal["random", "chosen"] = "random"
+    removed: list[str] | None = Field(None, max_length=100)
+    #: Index in ``seats`` of who holds the bag first (G1); the seats are rotated to start there.
+    first: int = Field(0, ge=0, le=4)
+
+
+class DecisionSubmit(_In):
+    #: A decision in NOTATION.md's turn form; ``seat`` may be left out.
+    decision: JSONObject
+    #: The ``decision_number`` the client saw last.
+    expected: int = Field(ge=0)
+
+
+class HandOver(_In):
+    level: str | None = Field(None, max_length=64)
+
+
+class Player(BaseModel):
+    seat: int
+    name: str
+    color: str
+    kind: Literal["human", "bot"]
+    bot: str | None
+    handed_to_bot: bool
+
+
+class Game(BaseModel):
+    """A game as one viewer sees it (docs/api.md)."""
+
+    id: str
+    status: Literal["playing", "over"]
+    players: list[Player]
+    removal: str
+    decision_number: int
+    event_number: int
+    seat: int | None
+    to_move: int | None
+    view: JSONObject
+    legal: list[JSONObject] | None
+    turn_started_at: str
+    seat_timeout: float
+    result: JSONObject | None
+
+
+class Link(BaseModel):
+    path: str
+    url: str
+
+
+class Invite(BaseModel):
+    seat: int
+    name: str
+    color: str
+    token: str
+    path: str
+    url: str
+
+
+class GameCreated(BaseModel):
+    id: str
+    watch: Link
+    invites: list[Invite]
+    game: Game
+
+
+class GameSummary(BaseModel):
+    id: str
+    status: str
+    players: list[Player]
+    decision_number: int
+    created_at: str
+    updated_at: str
+
+
+class GameList(BaseModel):
+    games: list[GameSummary]
+
+
+class EventList(BaseModel):
+    events: list[JSONObject]
+    event_number: int
+    resync: bool
+
+
+class Replay(BaseModel):
+    at: int
+    decision_number: int
+    decision: JSONObject | None
+    view: JSONObject
+    result: JSONObject | None
+
+
+class BotLevel(BaseModel):
+    name: str
+    description: str
+
+
+class BotLevels(BaseModel):
+    levels: list[BotLevel]
+    default: str
+
+
+class ScoreOut(BaseModel):
+    total: int
+    surplus: int
+    missing: int
+    standing: int
+    arches: int
+    symbols: int
+    removed_cells: list[list[int]]
+    symbols_by_color: dict[str, int]
+
+
+class RecordCheck(BaseModel):
+    ok: bool
+    finished: bool
+    players: list[JSONObject]
+    removal: str
+    decision_number: int
+    decisions: list[JSONObject]
+    at: int
+    view: JSONObject
+    result: JSONObject | None
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    code: str
+
+
+class Health(BaseModel):
+    ok: bool
+
+
+#: The refusals most routes can give, for the OpenAPI document.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "malformed JSON or decision"},
+    404: {"model": ErrorOut, "description": "unknown game"},
+    413: {"model": ErrorOut, "description": "body too large"},
+    422: {"model": ErrorOut, "description": "invalid request"},
+}
+SEAT_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    401: {"model": ErrorOut, "description": "token required"},
+    403: {"model": ErrorOut, "description": "wrong token"},
+    409: {"model": ErrorOut, "description": "stale, duplicate, out of turn"},
+}

@@ -1,0 +1,54 @@
+"""Server settings (pydantic-settings): read from ``KERALA_*`` environment variables.
+
+>>> s = Settings(db="sqlite:///x.sqlite3", seat_timeout=10)
+>>> s.seat_timeout, s.port
+(10.0, 8000)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Bot levels offered to players: level name -> bot spec for :func:`kerala.bots.make_bot`.
+#: Levels whose bot is not installed are left out when the server starts.
+DEFAULT_BOT_LEVELS: dict[str, str] = {
+    "random": "random",
+    "easy": "easy",
+    "medium": "medium",
+    "hard": "hard",
+    "mcts": "mcts:time=2",
+}
+
+
+class Settings(BaseSettings):
+    """Everything a running server can be told. See docs/server.md."""
+
+    model_config = SettingsConfigDict(env_prefix="KERALA_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8000
+    #: SQLAlchemy URL: a SQLite file by default, or ``postgresql+psycopg://user@host/db``.
+    db: str = "sqlite:///kerala.sqlite3"
+    #: SQLite only: ``normal`` (a commit survives a killed server; the disk is flushed at
+    #: checkpoints) or ``full`` (each commit is flushed to disk: it also survives a power cut).
+    sqlite_synchronous: Literal["normal", "full"] = "normal"
+    #: Seconds a human seat may stay silent on its turn before the others may hand it to a bot.
+    seat_timeout: Annotated[float, Field(ge=0)] = 300.0
+    #: Largest request body accepted, in bytes (413 above).
+    max_body: Annotated[int, Field(ge=1024)] = 256 * 1024
+    #: Missed events replayed to a reconnecting client; more than this gets a full resync.
+    resync_limit: Annotated[int, Field(ge=1)] = 200
+    #: Bots think in worker processes (``process``) or threads (``thread``, for tests only).
+    bot_executor: Literal["process", "thread"] = "process"
+    bot_workers: Annotated[int, Field(ge=1, le=64)] = 2
+    #: Seconds a bot waits before announcing its move, so that people can follow the game.
+    bot_delay: Annotated[float, Field(ge=0)] = 0.3
+    bot_levels: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_BOT_LEVELS))
+    default_bot_level: str = "easy"
+    #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
+    public_url: str | None = None
+    #: Run ``alembic upgrade head`` when the server starts.
+    migrate: bool = True

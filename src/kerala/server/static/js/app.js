@@ -1,0 +1,87 @@
+// Entry point: picks the page from the address and keeps the color-blind setting.
+//   /?game=ID[&seat=S&token=T]   the game page (a seat with its invite token, else watching)
+//   /#/calc                      the score calculator
+//   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
+//   /                            home: new game, play against a bot
+
+import { ensureDefs } from "./grounds.js";
+
+const main = document.getElementById("main");
+let cleanup = null;
+
+function setupColorBlind() {
+  const box = document.getElementById("cb-mode");
+  const on = localStorage.getItem("kerala.cb") === "1";
+  box.checked = on;
+  document.body.classList.toggle("cb", on);
+  box.addEventListener("change", () => {
+    document.body.classList.toggle("cb", box.checked);
+    localStorage.setItem("kerala.cb", box.checked ? "1" : "0");
+  });
+}
+
+function gameIdFromPath() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("game")) return params.get("game");
+  const m = location.pathname.match(/^\/games\/([^/]+)\/?$/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+let routed = null;
+
+async function route() {
+  // hashchange and popstate both fire for one navigation: route once per address.
+  if (routed === location.href) return;
+  routed = location.href;
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  main.replaceChildren();
+  const params = new URLSearchParams(location.search);
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, query] = hash.split("?");
+  const hashParams = new URLSearchParams(query || "");
+  let nav = "home";
+  const gameId = gameIdFromPath();
+  if (gameId && !page) {
+    nav = "game";
+    const { mountGame } = await import("./game.js");
+    cleanup = mountGame(main, {
+      id: gameId,
+      token: params.get("token"),
+      seat: params.has("seat") ? Number(params.get("seat")) : null,
+    });
+  } else if (page === "calc") {
+    nav = "calc";
+    const { mountCalc } = await import("./calc.js");
+    cleanup = mountCalc(main);
+  } else if (page === "replay") {
+    nav = "replay";
+    const { mountReplay } = await import("./replay.js");
+    cleanup = mountReplay(main, { game: hashParams.get("game") });
+  } else {
+    const { mountHome } = await import("./home.js");
+    cleanup = mountHome(main);
+  }
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    if (a.dataset.nav === nav) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  document.body.dataset.page = nav;
+}
+
+// Nav links from a game page (query string set) must drop the query: rewrite them.
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a[href^='#']");
+  if (!a || !location.search) return;
+  ev.preventDefault();
+  history.pushState(null, "", "/" + a.getAttribute("href"));
+  route();
+});
+
+ensureDefs();
+setupColorBlind();
+window.addEventListener("hashchange", route);
+window.addEventListener("popstate", route);
+route();

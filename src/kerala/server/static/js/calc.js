@@ -1,0 +1,340 @@
+// The score calculator for the physical game: build a grounds by clicking, see the scoring
+// pad update live (scored by the server's POST /api/score: the engine's rules, SC1–SC6),
+// import and export a grounds document (NOTATION.md).
+
+import { h, api, toast, download } from "./ui.js";
+import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
+import { COLORS, EDGES, allTileTypes, parseTile, tileWords, key, standardCount, edgeWord } from "./tiles.js";
+import { scoreSheet } from "./sheet.js";
+
+export function mountCalc(root) {
+  const st = {
+    color: "blue",
+    passes: 0,
+    elephants: null,
+    stacks: new Map([["0,0", { at: [0, 0], tiles: ["blue:start"] }]]),
+    tool: "place",
+    tile: "green:e1",
+    edge: "N",
+    result: null,
+    error: null,
+  };
+  let seq = 0;
+  let timer = null;
+
+  const doc = () => {
+    const d = {
+      format: "kerala-grounds",
+      version: 1,
+      color: st.color,
+      passes: st.passes,
+      stacks: [...st.stacks.values()].map((s) => ({ at: [...s.at], tiles: [...s.tiles] })),
+    };
+    if (st.elephants) d.elephants = st.elephants.map((c) => [...c]);
+    return d;
+  };
+
+  const used = () => {
+    const n = new Map();
+    for (const s of st.stacks.values()) for (const t of s.tiles) n.set(t.split("@")[0], (n.get(t.split("@")[0]) || 0) + 1);
+    return n;
+  };
+
+  const scoreNow = async () => {
+    const my = ++seq;
+    try {
+      const r = await api("POST", "/api/score", doc());
+      if (my !== seq) return;
+      st.result = r;
+      st.error = null;
+    } catch (e) {
+      if (my !== seq) return;
+      st.result = null;
+      st.error = e.message;
+    }
+    render();
+  };
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(scoreNow, 120);
+    render();
+  };
+
+  const onCell = (c) => {
+    const k = key(c);
+    const s = st.stacks.get(k);
+    if (st.tool === "place") {
+      const t = parseTile(st.tile);
+      const name = t.archColor ? `${st.tile}@${st.edge}` : st.tile;
+      if (s) s.tiles.push(name);
+      else st.stacks.set(k, { at: [...c], tiles: [name] });
+      announce(`Placed ${tileWords(name)} at (${c[0]}, ${c[1]})`);
+    } else if (st.tool === "remove") {
+      if (!s) return;
+      if (s.tiles.length === 1 && parseTile(s.tiles[0]).kind === "start") {
+        toast("The start tile stays: it is the bottom of your grounds.");
+        return;
+      }
+      const gone = s.tiles.pop();
+      if (!s.tiles.length) st.stacks.delete(k);
+      if (st.elephants && st.elephants.some((e) => !st.stacks.has(key(e)))) st.elephants = null;
+      announce(`Removed ${tileWords(gone)} from (${c[0]}, ${c[1]})`);
+    } else if (st.tool === "turn") {
+      if (!s) return;
+      const top = s.tiles[s.tiles.length - 1];
+      const t = parseTile(top);
+      if (!t.archColor) {
+        toast("Only an arch tile can be turned.", "info");
+        return;
+      }
+      const next = EDGES[(EDGES.indexOf(t.edge) + 1) % 4];
+      s.tiles[s.tiles.length - 1] = `${t.name}@${next}`;
+      announce(`The arch at (${c[0]}, ${c[1]}) now faces ${edgeWord(next)}`);
+    }
+    changed();
+  };
+
+  const live = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const announce = (m) => (live.textContent = m);
+
+  const box = h("div", { class: "grounds-box mine calc", id: "calc-grounds" });
+  const side = h("div", { id: "calc-score" });
+  const palette = h("div", { class: "palette", role: "group", "aria-label": "tiles" });
+  const toolsBox = h("div", { class: "tools" });
+  const settings = h("div", { class: "row" });
+  const io = h("div", {});
+
+  root.append(
+    h(
+      "div",
+      { class: "calc-page" },
+      h("h1", {}, "Score calculator"),
+      h(
+        "p",
+        { class: "muted" },
+        "Rebuild your festival grounds from the table: pick a tile, then click a cell (a tile on a tile makes a stack). The scoring pad updates as you build.",
+      ),
+      live,
+      h(
+        "div",
+        { class: "calc-layout" },
+        h("div", {}, h("div", { class: "panel" }, settings, toolsBox, palette), box),
+        h("div", {}, h("div", { class: "panel" }, h("h2", {}, "Scoring pad"), side), h("div", { class: "panel" }, io)),
+      ),
+    ),
+  );
+
+  let pz = null;
+  let keepVb = null;
+  function render() {
+    // settings
+    settings.replaceChildren(
+      h(
+        "label",
+        {},
+        "Your color",
+        h(
+          "select",
+          {
+            id: "calc-color",
+            onchange: (e) => {
+              const c = e.target.value;
+              for (const s of st.stacks.values())
+                if (parseTile(s.tiles[0]).kind === "start") s.tiles[0] = `${c}:start`;
+              st.color = c;
+              changed();
+            },
+          },
+          COLORS.map((c) => h("option", { value: c, selected: c === st.color }, c)),
+        ),
+      ),
+      h(
+        "label",
+        {},
+        "Passes used",
+        h(
+          "select",
+          {
+            id: "calc-passes",
+            onchange: (e) => {
+              st.passes = Number(e.target.value);
+              changed();
+            },
+          },
+          [0, 1, 2].map((n) => h("option", { value: n, selected: n === st.passes }, String(n))),
+        ),
+      ),
+      h("button", {
+        type: "button",
+        id: "calc-clear",
+        onclick: () => {
+          st.stacks = new Map([["0,0", { at: [0, 0], tiles: [`${st.color}:start`] }]]);
+          st.elephants = null;
+          changed();
+        },
+      }, "Start over"),
+    );
+    // tools
+    const toolBtn = (id, label) =>
+      h(
+        "button",
+        {
+          type: "button",
+          id: `tool-${id}`,
+          "aria-pressed": String(st.tool === id),
+          class: st.tool === id ? "active" : "",
+          onclick: () => {
+            st.tool = id;
+            render();
+          },
+        },
+        label,
+      );
+    const isArch = !!parseTile(st.tile).archColor;
+    toolsBox.replaceChildren(
+      toolBtn("place", "Place tile"),
+      toolBtn("remove", "Remove top tile"),
+      toolBtn("turn", "Turn an arch"),
+      h(
+        "span",
+        { class: "row", role: "group", "aria-label": "arch edge" },
+        h("span", { class: "muted" }, "Arch faces:"),
+        EDGES.map((e) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: `edge ${st.edge === e ? "active" : ""}`,
+              "data-edge": e,
+              "aria-pressed": String(st.edge === e),
+              disabled: !isArch,
+              title: `arch faces ${edgeWord(e)}`,
+              onclick: () => {
+                st.edge = e;
+                render();
+              },
+            },
+            e,
+          ),
+        ),
+      ),
+    );
+    // palette
+    const counts = used();
+    palette.replaceChildren(
+      ...allTileTypes().map((t) => {
+        const left = standardCount(t) - (counts.get(t) || 0);
+        return h(
+          "button",
+          {
+            type: "button",
+            class: "tile-btn",
+            "data-tile": t,
+            "aria-pressed": String(st.tile === t),
+            title: `${tileWords(t)} (${left} left in the box)`,
+            "aria-label": `${tileWords(t)}, ${left} left`,
+            onclick: () => {
+              st.tile = t;
+              st.tool = "place";
+              render();
+            },
+          },
+          tileSvg(t, 40, { edge: st.edge }),
+        );
+      }),
+    );
+    // grounds
+    const d = doc();
+    const removed = st.result ? st.result.removed_cells : [];
+    const old = box.querySelector("svg");
+    if (old) keepVb = old.getAttribute("viewBox") !== old.dataset.baseViewbox ? old.getAttribute("viewBox") : null;
+    const svg = renderGrounds(d, {
+      onCell,
+      emptyRing: st.tool === "place",
+      clickStacks: true,
+      removed,
+      pad: 0.1,
+      label: "your festival grounds (calculator)",
+    });
+    box.replaceChildren(svg);
+    pz = panZoom(svg, box);
+    if (keepVb) svg.setAttribute("viewBox", keepVb);
+    // score
+    if (st.error) side.replaceChildren(h("div", { class: "error-box", id: "calc-error" }, st.error));
+    else if (st.result)
+      side.replaceChildren(
+        scoreSheet([{ name: "Your grounds", color: st.color }], [st.result], null, [d]),
+        removed.length
+          ? h("p", { class: "muted" }, `Crossed out: surplus cells removed (SC1), −2 per tile.`)
+          : "",
+      );
+    else side.replaceChildren(h("p", { class: "muted" }, "Scoring…"));
+    // import / export
+    if (!io.firstChild) buildIo();
+    io.querySelector("textarea").value = JSON.stringify(d, null, 1);
+  }
+
+  function buildIo() {
+    const ta = h("textarea", { id: "calc-doc", "aria-label": "grounds document (JSON)", spellcheck: "false" });
+    const file = h("input", {
+      type: "file",
+      accept: ".json,application/json",
+      id: "calc-file",
+      onchange: async () => {
+        const f = file.files[0];
+        if (f) load(await f.text());
+        file.value = "";
+      },
+    });
+    io.append(
+      h("h2", {}, "Grounds document"),
+      h("p", { class: "muted" }, "Import a document (NOTATION.md “kerala-grounds”) or save yours."),
+      ta,
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", id: "calc-import", onclick: () => load(ta.value) }, "Import from the text"),
+        h("button", { type: "button", onclick: () => file.click() }, "Open file…"),
+        file,
+        h("button", { type: "button", id: "calc-export", onclick: () => download("grounds.json", doc()) }, "Download"),
+      ),
+    );
+    file.style.display = "none";
+  }
+
+  function load(text) {
+    let d;
+    try {
+      d = JSON.parse(text);
+    } catch (e) {
+      toast(`Not JSON: ${e.message}`);
+      return;
+    }
+    const bad = (m) => toast(`Cannot import: ${m}`);
+    if (!d || d.format !== "kerala-grounds") return bad(`"format" must be "kerala-grounds"`);
+    if (!COLORS.includes(d.color)) return bad(`"color" must be one of ${COLORS.join(", ")}`);
+    if (!Array.isArray(d.stacks) || !d.stacks.length) return bad(`"stacks" must be a non-empty list`);
+    const stacks = new Map();
+    for (const [i, s] of d.stacks.entries()) {
+      if (!s || !Array.isArray(s.at) || s.at.length !== 2 || !s.at.every(Number.isInteger))
+        return bad(`stacks[${i}].at must be a cell [x, y]`);
+      if (!Array.isArray(s.tiles) || !s.tiles.length || !s.tiles.every((t) => typeof t === "string"))
+        return bad(`stacks[${i}].tiles must be a non-empty list of tile names`);
+      stacks.set(key(s.at), { at: [...s.at], tiles: [...s.tiles] });
+    }
+    st.color = d.color;
+    st.passes = Number.isInteger(d.passes) ? d.passes : 0;
+    st.elephants = Array.isArray(d.elephants) ? d.elephants : null;
+    st.stacks = stacks;
+    const svg = box.querySelector("svg");
+    if (svg) svg.dataset.baseViewbox = ""; // refit to the imported grounds
+    keepVb = null;
+    box.replaceChildren();
+    toast("Grounds imported.", "info", 2000);
+    changed();
+  }
+
+  render();
+  scoreNow();
+  return () => clearTimeout(timer);
+}

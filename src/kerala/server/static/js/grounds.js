@@ -1,0 +1,590 @@
+// Draws festival grounds (the `grounds` JSON of a view or a grounds document) as SVG.
+// Owns the look of tiles, stacks, arches, special icons, elephant figures and the
+// highlighting of clickable cells; knows nothing of the rules or the server.
+
+import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, key } from "./tiles.js";
+
+const NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes and children. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+const PATTERNS = {
+  // One texture per color for the color-blind mode, on top of the letter.
+  blue: (p) => p.append(s("path", { d: "M0 8 L8 0", stroke: "#fff", "stroke-width": 1.6 })),
+  black: (p) => p.append(s("circle", { cx: 4, cy: 4, r: 1.4, fill: "#fff" })),
+  green: (p) => p.append(s("path", { d: "M0 4 H8", stroke: "#fff", "stroke-width": 1.4 })),
+  red: (p) =>
+    p.append(s("path", { d: "M0 0 L8 8 M8 0 L0 8", stroke: "#fff", "stroke-width": 1.1 })),
+  purple: (p) => p.append(s("path", { d: "M4 0 V8", stroke: "#fff", "stroke-width": 1.4 })),
+};
+
+/** Install the shared <defs> (elephant symbol, patterns) once per document. */
+export function ensureDefs() {
+  if (document.getElementById("kerala-defs")) return;
+  const defs = s("defs");
+  const ele = s(
+    "symbol",
+    { id: "k-elephant", viewBox: "0 0 100 100" },
+    s("ellipse", { cx: 44, cy: 50, rx: 30, ry: 21 }),
+    s("circle", { cx: 74, cy: 40, r: 16 }),
+    s("path", { d: "M84 40 Q100 58 92 84 L84 82 Q90 62 74 50 Z" }),
+    s("rect", { x: 20, y: 58, width: 10, height: 24, rx: 3 }),
+    s("rect", { x: 34, y: 60, width: 10, height: 22, rx: 3 }),
+    s("rect", { x: 50, y: 60, width: 10, height: 22, rx: 3 }),
+    s("rect", { x: 62, y: 58, width: 10, height: 24, rx: 3 }),
+    s("path", { d: "M14 44 Q6 52 10 62", fill: "none", stroke: "currentColor", "stroke-width": 4 }),
+  );
+  defs.append(ele);
+  for (const c of COLORS) {
+    const p = s("pattern", {
+      id: `pat-${c}`,
+      width: 8,
+      height: 8,
+      patternUnits: "userSpaceOnUse",
+      patternTransform: "scale(1.2)",
+    });
+    PATTERNS[c](p);
+    defs.append(p);
+  }
+  const holder = s(
+    "svg",
+    { id: "kerala-defs", width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" },
+    defs,
+  );
+  document.body.prepend(holder);
+}
+
+const elephantIcon = (x, y, size, fill, extra = {}) =>
+  s("use", { href: "#k-elephant", x, y, width: size, height: size, fill, color: fill, ...extra });
+
+/** Draw one tile face in a unit square of side `S` with its top-left corner at (0, 0). */
+export function tileFace(name, S, opts = {}) {
+  const t = parseTile(name);
+  const g = s("g", { class: `tile tile-${t.color}` });
+  g.append(
+    s("rect", {
+      x: 1,
+      y: 1,
+      width: S - 2,
+      height: S - 2,
+      rx: S * 0.08,
+      fill: COLOR_FILL[t.color] || "#999",
+      stroke: "#0008",
+      "stroke-width": 1.5,
+    }),
+    s("rect", {
+      class: "cbmark",
+      x: 1,
+      y: 1,
+      width: S - 2,
+      height: S - 2,
+      rx: S * 0.08,
+      fill: `url(#pat-${t.color})`,
+      opacity: 0.35,
+    }),
+  );
+  const ink = "#fff";
+  if (t.kind === "start") {
+    g.append(
+      s("rect", {
+        x: S * 0.1,
+        y: S * 0.1,
+        width: S * 0.8,
+        height: S * 0.8,
+        rx: S * 0.06,
+        fill: "none",
+        stroke: "#fff",
+        "stroke-width": S * 0.035,
+        "stroke-dasharray": `${S * 0.06} ${S * 0.05}`,
+      }),
+    );
+  }
+  if (t.symbols) {
+    const sz = S * (t.symbols === 1 ? 0.46 : t.symbols === 2 ? 0.38 : 0.32);
+    const spots = {
+      1: [[0.5, 0.52]],
+      2: [
+        [0.3, 0.52],
+        [0.7, 0.52],
+      ],
+      3: [
+        [0.28, 0.36],
+        [0.72, 0.36],
+        [0.5, 0.7],
+      ],
+    }[t.symbols];
+    for (const [cx, cy] of spots) g.append(elephantIcon(cx * S - sz / 2, cy * S - sz / 2, sz, ink));
+  }
+  if (t.archColor) {
+    const edge = t.edge || opts.edge || "N";
+    const rot = { N: 0, E: 90, S: 180, W: 270 }[edge];
+    const a = s("g", { transform: `rotate(${rot} ${S / 2} ${S / 2})`, class: "arch" });
+    const fill = COLOR_FILL[t.archColor];
+    // The arch stands on its edge: a band on the edge and the gate's curve, outlined in white.
+    a.append(
+      s("path", {
+        d: `M${S * 0.18} ${S * 0.5} L${S * 0.18} ${S * 0.3} A${S * 0.32} ${S * 0.26} 0 0 1 ${S * 0.82} ${S * 0.3} L${S * 0.82} ${S * 0.5}`,
+        fill: "none",
+        stroke: "#fff",
+        "stroke-width": S * 0.17,
+        "stroke-linecap": "round",
+      }),
+      s("path", {
+        d: `M${S * 0.18} ${S * 0.5} L${S * 0.18} ${S * 0.3} A${S * 0.32} ${S * 0.26} 0 0 1 ${S * 0.82} ${S * 0.3} L${S * 0.82} ${S * 0.5}`,
+        fill: "none",
+        stroke: fill,
+        "stroke-width": S * 0.11,
+        "stroke-linecap": "round",
+      }),
+      s("rect", {
+        x: S * 0.06,
+        y: 1,
+        width: S * 0.88,
+        height: S * 0.1,
+        rx: S * 0.04,
+        fill,
+        stroke: "#fff",
+        "stroke-width": 1.5,
+      }),
+    );
+    g.append(a);
+    // The arch color's letter sits in the middle so it never rotates.
+    g.append(
+      s(
+        "text",
+        {
+          x: S / 2,
+          y: S * 0.64,
+          "text-anchor": "middle",
+          "font-size": S * 0.26,
+          "font-weight": 700,
+          fill: "#fff",
+          class: "cbmark",
+        },
+        COLOR_LETTER[t.archColor],
+      ),
+    );
+  }
+  if (t.kind === "move-elephant") {
+    g.append(elephantIcon(S * 0.2, S * 0.18, S * 0.44, "none", { stroke: ink, "stroke-width": 6 }));
+    g.append(arrow(S, ink));
+  }
+  if (t.kind === "move-tile") {
+    g.append(
+      s("rect", {
+        x: S * 0.18,
+        y: S * 0.2,
+        width: S * 0.34,
+        height: S * 0.34,
+        rx: S * 0.04,
+        fill: "none",
+        stroke: ink,
+        "stroke-width": S * 0.05,
+      }),
+      s("rect", {
+        x: S * 0.42,
+        y: S * 0.42,
+        width: S * 0.34,
+        height: S * 0.34,
+        rx: S * 0.04,
+        fill: ink,
+        opacity: 0.85,
+      }),
+      arrow(S, ink, true),
+    );
+  }
+  if (opts.letter !== false) {
+    g.append(
+      s(
+        "text",
+        {
+          x: S * 0.9,
+          y: S * 0.92,
+          "text-anchor": "end",
+          "font-size": S * 0.2,
+          "font-weight": 700,
+          fill: "#fff",
+          class: "cbmark",
+        },
+        COLOR_LETTER[t.color] || "?",
+      ),
+    );
+  }
+  return g;
+}
+
+function arrow(S, ink, low = false) {
+  const y = low ? S * 0.86 : S * 0.8;
+  return s("path", {
+    d: `M${S * 0.22} ${y} H${S * 0.74} m-${S * 0.1} -${S * 0.08} l${S * 0.1} ${S * 0.08} l-${S * 0.1} ${S * 0.08}`,
+    fill: "none",
+    stroke: ink,
+    "stroke-width": S * 0.05,
+    "stroke-linecap": "round",
+    "stroke-linejoin": "round",
+  });
+}
+
+/** A standalone SVG of one tile (display, palettes). */
+export function tileSvg(name, size = 56, opts = {}) {
+  ensureDefs();
+  const S = 100;
+  const svg = s("svg", {
+    viewBox: `0 0 ${S} ${S}`,
+    width: size,
+    height: size,
+    class: "tile-svg",
+    role: "img",
+    "aria-label": tileWords(name),
+  });
+  svg.append(tileFace(opts.edge && !name.includes("@") ? `${name}@${opts.edge}` : name, S));
+  return svg;
+}
+
+/** An elephant figure: standing upright, or lying on its side (a pass used, G3). */
+function figure(color, x, y, r, lying) {
+  const g = s("g", {
+    class: lying ? "figure lying" : "figure standing",
+    transform: `translate(${x} ${y})`,
+  });
+  g.append(
+    s("circle", {
+      r,
+      fill: "#fffbe8",
+      stroke: lying ? "#777" : "#111",
+      "stroke-width": r * 0.14,
+      "stroke-dasharray": lying ? `${r * 0.3} ${r * 0.2}` : null,
+    }),
+  );
+  // A lying elephant is the same figure turned on its side (feet to the right).
+  const icon = s("g", { transform: lying ? "rotate(-90)" : null });
+  icon.append(elephantIcon(-r * 0.8, -r * 0.8, r * 1.6, COLOR_FILL[color]));
+  g.append(icon);
+  if (lying)
+    g.append(
+      s("title", {}, "lying elephant (a pass used)"),
+    );
+  else g.append(s("title", {}, "standing elephant"));
+  return g;
+}
+
+/**
+ * Render a grounds JSON ({color, passes, elephants, stacks}) to an <svg>.
+ *
+ * opts.marks: [{at:[x,y], cls:"target"|"source"|"dest"|"chosen", label}] cells to highlight;
+ *   marked cells (and, with opts.emptyRing, the empty cells around the grounds) are clickable.
+ * opts.onCell(cell, mark): called on click / Enter / Space.
+ * opts.removed: cells removed as surplus (SC1), drawn crossed out.
+ * opts.ghost: {at, tile} a tile previewed on a cell (the pending placement).
+ */
+export function renderGrounds(g, opts = {}) {
+  ensureDefs();
+  const S = opts.cell || 100;
+  const marks = new Map((opts.marks || []).map((m) => [key(m.at), m]));
+  const stacks = new Map(g.stacks.map((st) => [key(st.at), st]));
+  const cells = [...g.stacks.map((st) => st.at), ...(opts.marks || []).map((m) => m.at)];
+  if (opts.emptyRing) {
+    for (const st of g.stacks)
+      for (const [dx, dy] of [
+        [0, -1],
+        [1, 0],
+        [0, 1],
+        [-1, 0],
+      ]) {
+        const c = [st.at[0] + dx, st.at[1] + dy];
+        if (!stacks.has(key(c))) cells.push(c);
+      }
+  }
+  const xs = cells.map((c) => c[0]);
+  const ys = cells.map((c) => c[1]);
+  const pad = opts.pad ?? 0.25;
+  const minX = Math.min(...xs) - pad,
+    maxX = Math.max(...xs) + 1 + pad;
+  const minY = Math.min(...ys) - pad,
+    maxY = Math.max(...ys) + 1 + pad;
+  const vb = [minX * S, minY * S, (maxX - minX) * S, (maxY - minY) * S];
+  const svg = s("svg", {
+    viewBox: vb.join(" "),
+    class: "grounds-svg",
+    role: "group",
+    "aria-label": opts.label || `${g.color} festival grounds`,
+    "data-color": g.color,
+  });
+  svg.dataset.baseViewbox = vb.join(" ");
+  const removed = new Set((opts.removed || []).map(key));
+
+  const activate = (c, m) => opts.onCell && opts.onCell(c, m);
+  const addInteractive = (el, c, m, label) => {
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", label);
+    el.dataset.x = c[0];
+    el.dataset.y = c[1];
+    el.addEventListener("click", (ev) => {
+      if (svg.dataset.dragged === "1") return;
+      ev.stopPropagation();
+      activate(c, m);
+    });
+    el.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        activate(c, m);
+      }
+    });
+  };
+
+  // Empty clickable cells first (underneath).
+  const emptyDrawn = new Set();
+  for (const c of cells) {
+    const k = key(c);
+    if (stacks.has(k) || emptyDrawn.has(k)) continue;
+    emptyDrawn.add(k);
+    const m = marks.get(k);
+    const el = s("g", {
+      class: `cell empty ${m ? `mark ${m.cls}` : ""}`,
+      transform: `translate(${c[0] * S} ${c[1] * S})`,
+    });
+    el.append(
+      s("rect", {
+        x: 3,
+        y: 3,
+        width: S - 6,
+        height: S - 6,
+        rx: S * 0.08,
+        class: "slot",
+      }),
+    );
+    if (opts.ghost && key(opts.ghost.at) === k) {
+      const gh = tileFace(opts.ghost.tile, S);
+      gh.setAttribute("opacity", "0.75");
+      el.append(gh);
+    }
+    if (m || opts.emptyRing) addInteractive(el, c, m, (m && m.label) || `empty cell (${c[0]}, ${c[1]})`);
+    svg.append(el);
+  }
+
+  for (const st of g.stacks) {
+    const c = st.at;
+    const k = key(c);
+    const m = marks.get(k);
+    const h = st.tiles.length;
+    const top = st.tiles[h - 1];
+    const el = s("g", {
+      class: `cell stack ${m ? `mark ${m.cls}` : ""} ${removed.has(k) ? "removed" : ""}`,
+      transform: `translate(${c[0] * S} ${c[1] * S})`,
+      "data-height": h,
+      "data-top": top,
+    });
+    // Covered tiles peek out below the top one, one edge per layer (at most 3 drawn).
+    for (let i = Math.min(h - 1, 3); i >= 1; i--) {
+      const under = parseTile(st.tiles[h - 1 - i]);
+      el.append(
+        s("rect", {
+          x: 1 + i * 2.5,
+          y: 1 + i * 2.5,
+          width: S - 2,
+          height: S - 2,
+          rx: S * 0.08,
+          fill: COLOR_FILL[under.color],
+          stroke: "#0009",
+          "stroke-width": 1,
+        }),
+      );
+    }
+    const showGhost = opts.ghost && key(opts.ghost.at) === k;
+    el.append(tileFace(showGhost ? opts.ghost.tile : top, S));
+    if (showGhost) el.lastChild.setAttribute("opacity", "0.8");
+    if (h > 1) {
+      el.append(
+        s(
+          "g",
+          { class: "height", transform: `translate(${S * 0.04} ${S * 0.04})` },
+          s("rect", {
+            width: S * 0.3,
+            height: S * 0.22,
+            rx: S * 0.05,
+            fill: "#fff",
+            stroke: "#000",
+            "stroke-width": 1.2,
+          }),
+          s(
+            "text",
+            {
+              x: S * 0.15,
+              y: S * 0.175,
+              "text-anchor": "middle",
+              "font-size": S * 0.17,
+              "font-weight": 700,
+              fill: "#000",
+            },
+            `×${h}`,
+          ),
+        ),
+      );
+    }
+    if (removed.has(k)) {
+      el.append(
+        s("rect", { x: 0, y: 0, width: S, height: S, fill: "#fff", opacity: 0.55 }),
+        s("path", {
+          d: `M${S * 0.15} ${S * 0.15} L${S * 0.85} ${S * 0.85} M${S * 0.85} ${S * 0.15} L${S * 0.15} ${S * 0.85}`,
+          stroke: "#b00",
+          "stroke-width": S * 0.07,
+          "stroke-linecap": "round",
+        }),
+      );
+    }
+    const words = `stack at (${c[0]}, ${c[1]}), ${h} tile${h > 1 ? "s" : ""}, top ${tileWords(top)}`;
+    el.append(s("title", {}, `${words} (bottom to top: ${st.tiles.map(tileWords).join(", ")})`));
+    if (m || opts.clickStacks) addInteractive(el, c, m, (m && m.label) || words);
+    svg.append(el);
+  }
+
+  // Highlight rings on top of the tiles so they are always visible.
+  for (const m of opts.marks || []) {
+    svg.append(
+      s("rect", {
+        class: `ring ${m.cls}`,
+        x: m.at[0] * S + 4,
+        y: m.at[1] * S + 4,
+        width: S - 8,
+        height: S - 8,
+        rx: S * 0.1,
+        "pointer-events": "none",
+      }),
+    );
+  }
+
+  // Elephant figures; the last `passes` of them lie down.
+  const els = g.elephants || [];
+  const same = els.length === 2 && key(els[0]) === key(els[1]);
+  els.forEach((c, i) => {
+    const lying = i >= els.length - (g.passes || 0);
+    const r = S * 0.17;
+    const x = c[0] * S + (same ? (i === 0 ? S * 0.3 : S * 0.7) : S * 0.72);
+    const y = c[1] * S + S * 0.74;
+    const f = figure(g.color, x, y, r, lying);
+    f.setAttribute("pointer-events", "none");
+    f.dataset.x = c[0];
+    f.dataset.y = c[1];
+    svg.append(f);
+  });
+  return svg;
+}
+
+/**
+ * Make a grounds SVG pannable (drag) and zoomable (wheel, pinch, buttons) inside `host`.
+ * Returns {fit, zoom(f)}.
+ */
+export function panZoom(svg, host) {
+  const base = svg.dataset.baseViewbox.split(" ").map(Number);
+  let vb = [...base];
+  const set = () => svg.setAttribute("viewBox", vb.join(" "));
+  const zoom = (f, cx = vb[0] + vb[2] / 2, cy = vb[1] + vb[3] / 2) => {
+    const w = Math.min(Math.max(vb[2] * f, base[2] * 0.25), base[2] * 3 + 400);
+    const h = (w / vb[2]) * vb[3];
+    vb = [cx - ((cx - vb[0]) * w) / vb[2], cy - ((cy - vb[1]) * h) / vb[3], w, h];
+    set();
+  };
+  const fit = () => {
+    vb = [...base];
+    set();
+  };
+  const pointers = new Map();
+  let start = null;
+  svg.addEventListener("pointerdown", (ev) => {
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    start = { x: ev.clientX, y: ev.clientY, vb: [...vb], dist: pinchDist() };
+    svg.dataset.dragged = "0";
+  });
+  const pinchDist = () => {
+    if (pointers.size < 2) return 0;
+    const [a, b] = [...pointers.values()];
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  };
+  svg.addEventListener("pointermove", (ev) => {
+    if (!pointers.has(ev.pointerId) || !start) return;
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    const rect = svg.getBoundingClientRect();
+    const scale = start.vb[2] / Math.max(rect.width, 1);
+    if (pointers.size >= 2) {
+      const d = pinchDist();
+      if (start.dist && d) {
+        vb = [...start.vb];
+        zoom(start.dist / d);
+        svg.dataset.dragged = "1";
+      }
+      return;
+    }
+    const dx = ev.clientX - start.x;
+    const dy = ev.clientY - start.y;
+    if (Math.abs(dx) + Math.abs(dy) > 6) {
+      svg.dataset.dragged = "1";
+      vb = [start.vb[0] - dx * scale, start.vb[1] - dy * scale, start.vb[2], start.vb[3]];
+      set();
+    }
+  });
+  const up = (ev) => {
+    pointers.delete(ev.pointerId);
+    if (pointers.size === 0) {
+      start = null;
+      // Let the click that ends a drag be ignored, then clear the flag.
+      setTimeout(() => (svg.dataset.dragged = "0"), 0);
+    }
+  };
+  svg.addEventListener("pointerup", up);
+  svg.addEventListener("pointercancel", up);
+  svg.addEventListener(
+    "wheel",
+    (ev) => {
+      ev.preventDefault();
+      const rect = svg.getBoundingClientRect();
+      const cx = vb[0] + ((ev.clientX - rect.left) / rect.width) * vb[2];
+      const cy = vb[1] + ((ev.clientY - rect.top) / rect.height) * vb[3];
+      zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, cx, cy);
+    },
+    { passive: false },
+  );
+  if (host) {
+    const bar = document.createElement("div");
+    bar.className = "zoombar";
+    for (const [label, title, fn] of [
+      ["+", "zoom in", () => zoom(1 / 1.25)],
+      ["−", "zoom out", () => zoom(1.25)],
+      ["⤢", "fit", fit],
+    ]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.title = title;
+      b.setAttribute("aria-label", title);
+      b.addEventListener("click", fn);
+      bar.append(b);
+    }
+    host.append(bar);
+  }
+  return { fit, zoom };
+}
+
+/** Symbols on remaining top tiles by color (the scoring pad's rows, SC5), from a grounds JSON. */
+export function symbolsByColor(g, removedCells = []) {
+  const removed = new Set(removedCells.map(key));
+  const out = Object.fromEntries(COLORS.map((c) => [c, 0]));
+  for (const st of g.stacks) {
+    if (removed.has(key(st.at))) continue;
+    const t = parseTile(st.tiles[st.tiles.length - 1]);
+    out[t.color] += t.symbols;
+  }
+  return out;
+}

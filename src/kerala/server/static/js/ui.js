@@ -1,0 +1,117 @@
+// Small DOM helpers shared by the pages: element builder, messages, the HTTP client.
+
+/** Create an HTML element: h("button", {class: "x", onclick: f}, "text"). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k in el && typeof v !== "string") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Show a message at the bottom of the screen; errors stay until dismissed or replaced. */
+export function toast(message, kind = "error", ms = kind === "error" ? 12000 : 4000) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const t = h(
+    "div",
+    { class: `toast ${kind}`, "data-kind": kind },
+    h("span", { class: "msg" }, message),
+    h("button", { type: "button", "aria-label": "dismiss", onclick: () => t.remove() }, "✕"),
+  );
+  box.append(t);
+  while (box.children.length > 3) box.firstChild.remove();
+  if (ms) setTimeout(() => t.remove(), ms);
+}
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Turn any error body into one readable sentence. */
+export function readableError(status, body) {
+  let detail = body && (body.detail ?? body.message ?? body.error);
+  if (Array.isArray(detail)) {
+    // FastAPI validation errors: [{loc: [...], msg}]
+    detail = detail
+      .map((d) => {
+        const loc = (d.loc || []).filter((p) => p !== "body").join(".");
+        return loc ? `${loc}: ${d.msg}` : d.msg;
+      })
+      .join("; ");
+  } else if (detail && typeof detail === "object") {
+    detail = detail.message || JSON.stringify(detail);
+  }
+  const prefix =
+    {
+      400: "Refused",
+      401: "Not allowed",
+      403: "Not allowed",
+      404: "Not found",
+      409: "Out of date",
+      413: "Too large",
+      422: "Refused",
+      429: "Too many requests",
+    }[status] || (status >= 500 ? "Server error" : "Refused");
+  return detail ? `${prefix}: ${detail}` : `${prefix} (HTTP ${status})`;
+}
+
+/** JSON over HTTP; throws ApiError with a readable message on any refusal or network failure. */
+export async function api(method, path, body, headers = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, "Cannot reach the server: check your connection.");
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text.slice(0, 300) };
+  }
+  if (!res.ok) throw new ApiError(res.status, readableError(res.status, data));
+  return data;
+}
+
+/** Copy text, falling back to selecting it when the clipboard is not available. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Copied to the clipboard.", "info", 2000);
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+    }
+    toast("Select the link and copy it (Ctrl+C).", "info", 3000);
+  }
+}
+
+/** Offer a JSON document as a file download. */
+export function download(filename, doc) {
+  const blob = new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: filename });
+  document.body.append(a);
+  a.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(a.href);
+    a.remove();
+  }, 1000);
+}

@@ -1,0 +1,306 @@
+"""Persistence: the SQLAlchemy models, the engine, and running the Alembic migrations.
+
+A game is stored as its setup plus the list of its events, never as a pickled state: the
+``games`` row holds the seats' colors, the removal, the tiles removed before play and the first
+display; each ``events`` row holds one accepted decision with the tiles drawn right after it
+(a new round's display), or a seat handed to a bot. Replaying the events through the engine
+gives the state back, so any server process on the same database can continue any game.
+
+The bag's order is never stored: it does not exist. Each draw is made when it is due, from the
+operating system's random source, and stored as it happens. Under random removal the removed
+tiles are stored in ``games.hidden_removed``, which no response, event or log ever shows
+(RULES.md I2) until the game is over. Seat tokens are stored as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import queue
+import threading
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+T = TypeVar("T")
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: its setup, counters, and the hidden removed tiles (I2)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    tileset: Mapped[str] = mapped_column(sa.String(64))
+    removal: Mapped[str] = mapped_column(sa.String(16))
+    #: Tiles taken out before play (S3). Secret under random removal until the game is over.
+    hidden_removed: Mapped[list[str]] = mapped_column(sa.JSON)
+    #: The first round's display (public).
+    first_drawn: Mapped[list[str]] = mapped_column(sa.JSON)
+    decision_count: Mapped[int] = mapped_column(sa.Integer)
+    event_count: Mapped[int] = mapped_column(sa.Integer)
+    turn_started_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    #: The seat whose decision is awaited (``None`` when over): lets a server find bot turns.
+    to_move: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a game: who plays it, and the hash of its secret token."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    color: Mapped[str] = mapped_column(sa.String(16))
+    kind: Mapped[str] = mapped_column(sa.String(8))
+    bot: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    handed_to_bot: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+
+
+class EventRow(Base):
+    """One event of a game, numbered from 1; ``data`` is public (it is what clients receive)."""
+
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        # WAL: readers do not block the writer. In WAL mode synchronous=NORMAL writes each
+        # commit to the log before it returns (a killed process loses nothing committed) and
+        # leaves the disk flush to checkpoints; FULL also flushes each commit (power cuts).
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
+        cur.execute("PRAGMA busy_timeout=10000")
+        # Checkpoints flush the disk: the committer runs them between batches, not in one.
+        cur.execute("PRAGMA wal_autocheckpoint=0")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    return on_connect
+
+
+def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
+    """An engine for ``url``; SQLite files get WAL, the given sync level and a busy timeout."""
+    u = sa.make_url(url)
+    if u.get_backend_name() == "sqlite":
+        if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
+            raise ValueError(f"SQLite synchronous must be NORMAL or FULL, not {sqlite_synchronous}")
+        if u.database and u.database != ":memory:":
+            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        # Connections are cheap: enough that a burst of requests never queues for one.
+        pool: dict[str, int] = {}
+        if u.database and u.database != ":memory:":
+            pool = {"pool_size": 32, "max_overflow": 96}
+        engine = sa.create_engine(
+            u, connect_args={"check_same_thread": False, "timeout": 10}, **pool
+        )
+        event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous.upper()))
+        return engine
+    return sa.create_engine(u, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Any:
+    """The Alembic config of the migrations shipped inside the package."""
+    from alembic.config import Config
+
+    pkg = resources.files("kerala.server")
+    cfg = Config(str(pkg.joinpath("alembic.ini")))
+    cfg.set_main_option("script_location", str(pkg.joinpath("migrations")))
+    # ConfigParser interpolation: a literal % in the URL (encoded password) must be doubled.
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def migrate(url: str) -> None:
+    """Bring the database at ``url`` to the newest schema (``alembic upgrade head``)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(url), "head")
+
+
+def safe_url(url: str) -> str:
+    """``url`` with any password masked, for printing and logs."""
+    return sa.make_url(url).render_as_string(hide_password=True)
+
+
+class _Job:
+    __slots__ = ("done", "error", "fn", "result")
+
+    def __init__(self, fn: Callable[[Connection], Any]) -> None:
+        self.fn = fn
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+class Committer:
+    """Group commit: one writer thread runs the writes of many games in one transaction.
+
+    A caller hands over a function that writes with a connection and blocks until the
+    transaction holding it is committed. While one commit is being written, the writes that
+    arrive meanwhile are gathered into the next one, so a busy server pays one commit (and disk
+    flush, where there is one) for many decisions. Each write checks its own precondition
+    (``WHERE event_count = seen``) and reports failure by its return value; should one raise,
+    the batch is rolled back and its writes are retried one transaction each, so that only the
+    faulty one fails.
+    """
+
+    #: SQLite: commits after which the write-ahead log is checkpointed (besides once a second).
+    CHECKPOINT_EVERY = 500
+
+    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._commits = 0
+        self._wake_checkpoint = threading.Event()
+        self._closing = False
+        self._checkpointer: threading.Thread | None = None
+
+    def run(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn`` in a write transaction; return its result once committed."""
+        if self._thread is None:
+            with self._start_lock:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._loop, name="kerala-committer", daemon=True
+                    )
+                    self._thread.start()
+                    if self._sqlite:
+                        self._checkpointer = threading.Thread(
+                            target=self._checkpoint_loop, name="kerala-checkpoint", daemon=True
+                        )
+                        self._checkpointer.start()
+        job = _Job(fn)
+        self._queue.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        result: T = job.result
+        return result
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(30)
+            self._thread = None
+        if self._checkpointer is not None:
+            self._closing = True
+            self._wake_checkpoint.set()
+            self._checkpointer.join(30)
+            self._checkpointer = None
+
+    def _loop(self) -> None:
+        # The writer keeps its own connection: it never waits for one behind the readers.
+        conn: Connection | None = None
+        try:
+            while True:
+                job = self._queue.get()
+                if job is None:
+                    return
+                batch = [job]
+                stop = False
+                while len(batch) < self.max_batch:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                try:
+                    if conn is None:
+                        conn = self.engine.connect()
+                    self._write(conn, batch)
+                except BaseException as e:  # no connection: every write of the batch fails
+                    for j in batch:
+                        j.error = e
+                    if conn is not None:
+                        conn.invalidate()
+                        conn.close()
+                        conn = None
+                for j in batch:
+                    j.done.set()
+                self._commits += 1
+                if self._commits % self.CHECKPOINT_EVERY == 0:
+                    self._wake_checkpoint.set()
+                if stop:
+                    return
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _checkpoint_loop(self) -> None:
+        """SQLite: copy the write-ahead log into the database beside the commits, not in them.
+
+        A checkpoint flushes the disk, which can take long on a busy machine; in WAL mode it
+        runs concurrently with the writer, so commits do not wait for it.
+        """
+        done = 0
+        while not self._closing:
+            self._wake_checkpoint.wait(1.0)
+            self._wake_checkpoint.clear()
+            if self._commits == done:
+                continue
+            done = self._commits
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except sa.exc.DBAPIError:
+                pass  # busy: the next round will do it
+
+    def _write(self, conn: Connection, batch: list[_Job]) -> None:
+        try:
+            results = []
+            with conn.begin():
+                for j in batch:
+                    results.append(j.fn(conn))
+            for j, r in zip(batch, results, strict=True):
+                j.result = r
+        except sa.exc.DBAPIError as e:
+            if e.connection_invalidated:
+                raise
+            self._one_by_one(conn, batch, e)
+        except Exception as e:
+            self._one_by_one(conn, batch, e)
+
+    def _one_by_one(self, conn: Connection, batch: list[_Job], error: Exception) -> None:
+        if len(batch) == 1:
+            batch[0].error = error
+            return
+        for j in batch:
+            self._write(conn, [j])

@@ -1,0 +1,132 @@
+"""The store on SQLite and PostgreSQL: migrations, and several server processes on one database."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from serverlib import AppFactory, auth, create, play_first_legal, play_to_end, tokens_of
+
+from kerala.notation import read_record
+from kerala.server.store import Base, Committer, make_engine, migrate, safe_url, utcnow
+
+
+def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
+    migrate(db_url)
+    migrate(db_url)  # a second run is a no-op
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as c:
+            diff = compare_metadata(MigrationContext.configure(c), Base.metadata)
+            version = c.execute(sa.text("select version_num from alembic_version")).scalar_one()
+    finally:
+        engine.dispose()
+    assert diff == []
+    assert version == "0001"
+
+
+def test_safe_url_hides_the_password() -> None:
+    assert safe_url("postgresql+psycopg://u:secret@h/db") == "postgresql+psycopg://u:***@h/db"
+
+
+def test_a_second_server_continues_any_game(make_client: AppFactory, db_url: str) -> None:
+    """No game state lives only in one process: two apps on one database take turns."""
+    a = make_client(db=db_url)
+    b = make_client(db=db_url)
+    g = create(a)
+    gid, tok = g["id"], tokens_of(g)
+    play_first_legal(a, gid, tok, 3)
+    assert b.get(f"/api/games/{gid}").json()["decision_number"] == 3
+    play_first_legal(b, gid, tok, 3)
+    game = play_first_legal(a, gid, tok, 2)  # A catches up on B's decisions first
+    assert game["decision_number"] == 8
+    # Both servers see the same game; a stale submission on either is refused.
+    assert a.get(f"/api/games/{gid}").json() == b.get(f"/api/games/{gid}").json()
+    seat = game["to_move"]
+    body = {"decision": {"pass": True}, "expected": 8}
+    first = b.post(f"/api/games/{gid}/decisions", json=body, headers=auth(tok[seat]))
+    second = a.post(f"/api/games/{gid}/decisions", json=body, headers=auth(tok[seat]))
+    assert first.status_code == 200, first.text
+    assert second.status_code == 409 and second.json()["code"] == "stale"
+    final = play_to_end(b, gid, tok)
+    assert a.get(f"/api/games/{gid}").json()["result"] == final["result"]
+    rec = read_record(a.get(f"/api/games/{gid}/record").json())
+    assert rec.state.is_over()
+
+
+def test_group_commit_isolates_a_failing_write(sqlite_url: str) -> None:
+    """Writes that wait together are committed together; a failing one fails alone."""
+    migrate(sqlite_url)
+    engine = make_engine(sqlite_url)
+    committer = Committer(engine)
+    games = Base.metadata.tables["games"]
+    now = utcnow()
+
+    def row(game_id: str) -> dict[str, object]:
+        return {
+            "id": game_id,
+            "created_at": now,
+            "updated_at": now,
+            "status": "playing",
+            "tileset": "standard",
+            "removal": "random",
+            "hidden_removed": [],
+            "first_drawn": [],
+            "decision_count": 0,
+            "event_count": 0,
+            "turn_started_at": now,
+        }
+
+    def slow_first(conn: sa.Connection) -> str:
+        time.sleep(0.3)  # the others queue up meanwhile and form one batch
+        conn.execute(sa.insert(games).values(row("g0")))
+        return "g0"
+
+    outcomes: dict[str, object] = {}
+
+    def submit(game_id: str, key: str) -> None:
+        def write(conn: sa.Connection) -> str:
+            conn.execute(sa.insert(games).values(row(game_id)))
+            return game_id
+
+        try:
+            outcomes[key] = committer.run(write)
+        except sa.exc.IntegrityError as e:
+            outcomes[key] = e
+
+    try:
+        first = threading.Thread(target=lambda: outcomes.update(g0=committer.run(slow_first)))
+        first.start()
+        time.sleep(0.1)
+        names = [(f"g{i}", f"g{i}") for i in range(1, 11)] + [("g0", "dup")]  # dup collides
+        threads = [threading.Thread(target=submit, args=n) for n in names]
+        for t in threads:
+            t.start()
+        for t in [first, *threads]:
+            t.join(30)
+        with engine.connect() as c:
+            stored = set(c.execute(sa.select(games.c.id)).scalars())
+    finally:
+        committer.close()
+        engine.dispose()
+    assert stored == {f"g{i}" for i in range(11)}
+    assert all(outcomes[f"g{i}"] == f"g{i}" for i in range(11))
+    assert isinstance(outcomes["dup"], sa.exc.IntegrityError)
+
+
+def test_sqlite_durability_levels(sqlite_url: str) -> None:
+    """WAL mode; synchronous NORMAL (1) survives a killed server, FULL (2) a power cut too."""
+    for level, expected in (("normal", 1), ("full", 2)):
+        engine = make_engine(sqlite_url, level)
+        try:
+            with engine.connect() as c:
+                assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+                assert c.exec_driver_sql("PRAGMA synchronous").scalar() == expected
+        finally:
+            engine.dispose()
+    with pytest.raises(ValueError, match="NORMAL or FULL"):
+        make_engine(sqlite_url, "off")

@@ -1,0 +1,153 @@
+"""The game WebSocket: sync, live events for seats and watchers, reconnects, submissions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from serverlib import AppFactory, auth, create, play_first_legal, tokens_of
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def recv(ws: WebSocketTestSession) -> Any:
+    return ws.receive_json()
+
+
+def test_watcher_gets_sync_then_every_event(client: TestClient) -> None:
+    g = create(client)
+    gid, tok = g["id"], tokens_of(g)
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        first = recv(ws)
+        assert first["type"] == "sync" and first["event_number"] == 0
+        assert first["game"]["seat"] is None and first["game"]["legal"] is None
+        r = client.post(
+            f"/api/games/{gid}/decisions",
+            json={"decision": {"pass": True}, "expected": 0},
+            headers=auth(tok[0]),
+        )
+        assert r.status_code == 200
+        msg = recv(ws)
+        assert msg["type"] == "event"
+        assert msg["event"]["number"] == 1 and msg["event"]["decision"] == {"seat": 0, "pass": True}
+        assert msg["game"]["decision_number"] == 1 and msg["game"]["seat"] is None
+        assert msg["game"]["view"]["grounds"][0]["passes"] == 1
+
+
+def test_seat_submits_over_the_socket_and_everyone_hears(client: TestClient) -> None:
+    g = create(client)
+    gid, tok = g["id"], tokens_of(g)
+    with (
+        client.websocket_connect(f"/api/games/{gid}/ws?token={tok[0]}") as s0,
+        client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as s1,
+    ):
+        sync0, sync1 = recv(s0), recv(s1)
+        assert sync0["game"]["seat"] == 0 and sync0["game"]["legal"]
+        assert sync1["game"]["seat"] == 1 and sync1["game"]["legal"] is None
+        d = sync0["game"]["legal"][0]
+        s0.send_json({"type": "decision", "decision": d, "expected": 0})
+        e0, e1 = recv(s0), recv(s1)
+        assert e0["event"] == e1["event"] and e0["event"]["decision"] == d
+        if e0["game"]["to_move"] == 1:
+            assert e1["game"]["legal"] and e0["game"]["legal"] is None
+        else:  # a special tile: the same seat decides its follow-up (SP1, SP2)
+            assert e0["game"]["legal"] and e1["game"]["legal"] is None
+        s1.send_json({"type": "ping"})
+        assert recv(s1) == {"type": "pong"}
+
+
+def test_socket_refusals(client: TestClient) -> None:
+    g = create(client)
+    gid, tok = g["id"], tokens_of(g)
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[0]}") as ws:
+        recv(ws)
+        cases: list[tuple[Any, int, str]] = [
+            ({"type": "decision", "decision": {"pass": True}, "expected": 5}, 409, "stale"),
+            ({"type": "decision", "decision": {"pass": True}}, 400, "bad_request"),
+            ({"type": "decision", "expected": 0}, 400, "bad_decision"),
+            ({"type": "decision", "decision": {"seat": 0}, "expected": 0}, 400, "bad_decision"),
+            ({"type": "decision", "decision": {"skip": True}, "expected": 0}, 422, "illegal"),
+            ({"type": "dance"}, 400, "bad_request"),
+            ([1, 2], 400, "bad_request"),
+        ]
+        for msg, status, code in cases:
+            ws.send_json(msg)
+            err = recv(ws)
+            assert err["type"] == "error" and err["status"] == status and err["code"] == code
+            assert err["detail"]
+        ws.send_text("{not json")
+        err = recv(ws)
+        assert err["status"] == 400 and err["code"] == "malformed_json"
+        ws.send_text('{"type": "ping", "x": "' + "y" * 70_000 + '"}')
+        assert recv(ws)["status"] == 413
+        ws.send_bytes(b"\xff\xfe")
+        assert recv(ws)["code"] == "malformed_json"
+        ws.send_bytes(b'{"type": "ping"}')
+        assert recv(ws) == {"type": "pong"}
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as ws:
+        recv(ws)
+        ws.send_json({"type": "decision", "decision": {"pass": True}, "expected": 0})
+        err = recv(ws)
+        assert err["status"] == 409 and err["code"] == "not_your_turn"
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        recv(ws)
+        ws.send_json({"type": "decision", "decision": {"pass": True}, "expected": 0})
+        err = recv(ws)
+        assert err["status"] == 401 and err["code"] == "token_required"
+    assert client.get(f"/api/games/{gid}").json()["decision_number"] == 0  # nothing changed
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "close"),
+    [("/api/games/nosuch/ws", 404, 4404), ("/api/games/{gid}/ws?token=bad", 403, 4403)],
+)
+def test_socket_unknown_game_or_bad_token(
+    client: TestClient, path: str, status: int, close: int
+) -> None:
+    g = create(client)
+    with client.websocket_connect(path.format(gid=g["id"])) as ws:
+        err = recv(ws)
+        assert err["type"] == "error" and err["status"] == status
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+        assert info.value.code == close
+
+
+def test_reconnect_gets_missed_events_or_a_resync(make_client: AppFactory) -> None:
+    client = make_client(resync_limit=4)
+    g = create(client)
+    gid, tok = g["id"], tokens_of(g)
+    play_first_legal(client, gid, tok, 3)
+    with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
+        got = [recv(ws), recv(ws)]
+        assert [m["type"] for m in got] == ["event", "event"]
+        assert [m["event"]["number"] for m in got] == [2, 3]
+        assert got[-1]["game"]["event_number"] == 3
+        play_first_legal(client, gid, tok, 1)
+        assert recv(ws)["event"]["number"] == 4  # then live
+    play_first_legal(client, gid, tok, 3)
+    with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
+        first = recv(ws)  # 6 missed > limit 4: full state instead
+        assert first["type"] == "sync" and first["event_number"] == 7
+    with client.websocket_connect(f"/api/games/{gid}/ws?since=7") as ws:
+        play_first_legal(client, gid, tok, 1)
+        assert recv(ws)["event"]["number"] == 8  # nothing missed: straight to live events
+    with client.websocket_connect(f"/api/games/{gid}/ws?since=99") as ws:
+        assert recv(ws)["type"] == "sync"  # ahead of the game: resync
+
+
+def test_event_made_by_another_process_is_filled_in(make_client: AppFactory) -> None:
+    """A second server on the same database moves; this one's clients miss nothing."""
+    a = make_client()
+    b = make_client()
+    g = create(a)
+    gid, tok = g["id"], tokens_of(g)
+    with a.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert recv(ws)["type"] == "sync"
+        play_first_legal(b, gid, tok, 1)  # event 1 happens on server B only
+        play_first_legal(a, gid, tok, 1)  # event 2 on A: A's client gets 1 from the database
+        m1, m2 = recv(ws), recv(ws)
+        assert [m1["event"]["number"], m2["event"]["number"]] == [1, 2]
