@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/kerala play
+	$(BIN)/kerala serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
