@@ -34,7 +34,7 @@ from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
 from kerala.grounds import _STRIDE, LIMIT, NEIGHBOURS, Grounds, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
-from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, TileSet, TileType, load_tileset
+from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
 
 if TYPE_CHECKING:
     from kerala.views import PlayerView
@@ -96,6 +96,103 @@ def _place_options(seat: int, t: TileType, fk: int) -> _PlaceOptions:
         opts = tuple(built)
         _PLACE_CACHE[ck] = opts
     return opts
+
+
+def apply_to_grounds(g: Grounds, d: Decision) -> None:
+    """What decision ``d`` (known to be legal) does to its player's grounds, in place.
+
+    The one place that says how a placement (P3), a pass (G3), an SP1 or an SP2 move changes
+    a grounds; :meth:`GameState.apply_unchecked` and look-ahead bots both use it.
+    """
+    if type(d) is Place:
+        stacks = g.stacks
+        tk = key(d.to)
+        s = stacks.get(tk)
+        stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
+        els = g.elephants
+        if els[0] == key(d.from_):
+            els[0] = tk
+        else:
+            els[1] = tk
+    elif type(d) is Pass:
+        g.passes += 1
+    elif type(d) is MoveElephant:
+        els = g.elephants
+        if els[0] == key(d.from_):
+            els[0] = key(d.to)
+        else:
+            els[1] = key(d.to)
+    elif type(d) is MoveStack:
+        stacks = g.stacks
+        stacks[key(d.to)] = stacks.pop(key(d.from_))
+
+
+def sp1_moves(g: Grounds, seat: int) -> list[Decision]:
+    """SP1: either elephant to any other stack without an elephant."""
+    els = g.elephants
+    targets = [k for k in g.stacks if k not in els]
+    out: list[Decision] = []
+    for ek in dict.fromkeys(els):
+        cache = _follow_cache(_SP1_CACHE, seat, ek)
+        for tk in targets:
+            d = cache.get(tk)
+            if d is None:
+                d = cache[tk] = MoveElephant(seat, cell(ek), cell(tk))
+            out.append(d)
+    return out
+
+
+def sp2_sources(g: Grounds) -> list[int]:
+    """SP2 sources (cell keys): no elephant, not built around, not splitting the grounds."""
+    stacks = g.stacks
+    els = g.elephants
+    cut = g.articulation_points()
+    return [
+        k
+        for k in stacks
+        if k not in els
+        and k not in cut
+        and (
+            k - 1 not in stacks
+            or k + 1 not in stacks
+            or k - _STRIDE not in stacks
+            or k + _STRIDE not in stacks
+        )
+    ]
+
+
+def sp2_moves(g: Grounds, seat: int) -> list[Decision]:
+    """SP2: every legal move of a whole stack from a source to an empty destination."""
+    stacks = g.stacks
+    # Empty cells next to the grounds, with how many stacks touch each.
+    touching: dict[int, int] = {}
+    for k in stacks:
+        for d in NEIGHBOURS:
+            n = k + d
+            if n not in stacks:
+                touching[n] = touching.get(n, 0) + 1
+    frontier = list(touching)
+    out: list[Decision] = []
+    for src in sp2_sources(g):
+        # Destinations touch a stack other than the source (SP2): drop the empty cells
+        # whose only neighbouring stack is the source.
+        lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
+        cache = _follow_cache(_SP2_CACHE, seat, src)
+        for dst in frontier:
+            if dst in lonely:
+                continue
+            m = cache.get(dst)
+            if m is None:
+                m = cache[dst] = MoveStack(seat, cell(src), cell(dst))
+            out.append(m)
+    return out
+
+
+def follow_up_decisions(g: Grounds, seat: int, special: str) -> list[Decision]:
+    """Skip, then every SP1 (``special="move-elephant"``) or SP2 (``"move-tile"``) move."""
+    out: list[Decision] = [FollowUpSkip(seat)]
+    out += sp1_moves(g, seat) if special == MOVE_ELEPHANT else sp2_moves(g, seat)
+    return out
 
 
 class GameState:
@@ -266,71 +363,8 @@ class GameState:
         if phase == Phase.FOLLOW_UP:
             seat = (self.round + self.turn) % self.n
             g = self.grounds[seat]
-            fu: list[Decision] = [FollowUpSkip(seat)]
-            if self.pending == MOVE_ELEPHANT:
-                fu += self._sp1_moves(seat, g)
-            else:
-                fu += self._sp2_moves(seat, g)
-            return fu
+            return follow_up_decisions(g, seat, self.pending or MOVE_TILE)
         return []
-
-    @staticmethod
-    def _sp1_moves(seat: int, g: Grounds) -> list[Decision]:
-        els = g.elephants
-        targets = [k for k in g.stacks if k not in els]
-        out: list[Decision] = []
-        for ek in dict.fromkeys(els):
-            cache = _follow_cache(_SP1_CACHE, seat, ek)
-            for tk in targets:
-                d = cache.get(tk)
-                if d is None:
-                    d = cache[tk] = MoveElephant(seat, cell(ek), cell(tk))
-                out.append(d)
-        return out
-
-    @staticmethod
-    def _sp2_sources(g: Grounds) -> list[int]:
-        """SP2 sources: no elephant, not built around, not splitting the grounds."""
-        stacks = g.stacks
-        els = g.elephants
-        cut = g.articulation_points()
-        return [
-            k
-            for k in stacks
-            if k not in els
-            and k not in cut
-            and (
-                k - 1 not in stacks
-                or k + 1 not in stacks
-                or k - _STRIDE not in stacks
-                or k + _STRIDE not in stacks
-            )
-        ]
-
-    def _sp2_moves(self, seat: int, g: Grounds) -> list[Decision]:
-        stacks = g.stacks
-        # Empty cells next to the grounds, with how many stacks touch each.
-        touching: dict[int, int] = {}
-        for k in stacks:
-            for d in NEIGHBOURS:
-                n = k + d
-                if n not in stacks:
-                    touching[n] = touching.get(n, 0) + 1
-        frontier = list(touching)
-        out: list[Decision] = []
-        for src in self._sp2_sources(g):
-            # Destinations touch a stack other than the source (SP2): drop the empty cells
-            # whose only neighbouring stack is the source.
-            lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
-            cache = _follow_cache(_SP2_CACHE, seat, src)
-            for dst in frontier:
-                if dst in lonely:
-                    continue
-                m = cache.get(dst)
-                if m is None:
-                    m = cache[dst] = MoveStack(seat, cell(src), cell(dst))
-                out.append(m)
-        return out
 
     def is_legal(self, d: Decision) -> bool:
         try:
@@ -429,38 +463,17 @@ class GameState:
 
     def apply_unchecked(self, d: Decision) -> None:
         """Apply a decision known to be legal (one from :meth:`legal_decisions`)."""
-        seat = d.seat
-        g = self.grounds[seat]
         self.log.append(d)
         if type(d) is Place:
             t = d.take
             self.display.remove(t)
-            fk = key(d.from_)
-            tk = key(d.to)
-            stacks = g.stacks
-            s = stacks.get(tk)
-            stacks[tk] = (*s, (t, d.arch)) if s else ((t, d.arch),)
-            els = g.elephants
-            if els[0] == fk:
-                els[0] = tk
-            else:
-                els[1] = tk
+            apply_to_grounds(self.grounds[d.seat], d)
             if t.special is not None:
                 self.phase = Phase.FOLLOW_UP
                 self.pending = t.special
                 return
-        elif type(d) is Pass:
-            g.passes += 1
-        elif type(d) is MoveElephant:
-            els = g.elephants
-            fk = key(d.from_)
-            if els[0] == fk:
-                els[0] = key(d.to)
-            else:
-                els[1] = key(d.to)
-        elif type(d) is MoveStack:
-            stacks = g.stacks
-            stacks[key(d.to)] = stacks.pop(key(d.from_))
+        else:
+            apply_to_grounds(self.grounds[d.seat], d)
         self._end_turn()
 
     def _end_turn(self) -> None:
