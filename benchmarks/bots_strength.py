@@ -12,7 +12,9 @@ mean scores, and the decision-time percentiles of every bot spec with a time bud
 Targets (issue 5): greedy >= 95% vs random (2p, 400 games); mcts:time=0.25 >= 70% vs greedy
 (2p, 200 games); >= 40% vs three greedy (4p, 100 games); p99 decision time of mcts within 10%
 of its budget. ``--jobs`` plays games in parallel processes, one core each: run it only with
-as many idle cores.
+as many idle cores. On a busy machine add ``:clock=cpu`` to the mcts spec (0.25 s of one core's
+CPU time per decision); ``--log`` keeps every game so that a cut-short run can be summarized
+with ``--from-log`` (logs of one schedule split with ``--start`` may be concatenated).
 """
 
 from __future__ import annotations

@@ -208,39 +208,70 @@ def _best(
     for i in range(len(order) - 1, -1, -1):
         rest[i] = rest[i + 1] + max(optimistic(ch) for ch in domains[order[i]])
 
-    best_val = -(10**9)
-    best: list[tuple[int, ...]] = [d[0] for d in domains]
-    current: list[tuple[int, ...]] = [()] * len(domains)
-    kept: set[int] = set()
+    search = _Search(domains, value, partner, order, rest)
+    search.run(0, 0)
+    return search.best
 
-    def gain(choice: tuple[int, ...]) -> int:
+
+class _Search:
+    """Branch and bound over the colors' kept-sets (a class, not a closure: no ref cycle)."""
+
+    __slots__ = (
+        "best",
+        "best_val",
+        "current",
+        "domains",
+        "kept",
+        "order",
+        "partner",
+        "rest",
+        "value",
+    )
+
+    def __init__(
+        self,
+        domains: list[list[tuple[int, ...]]],
+        value: list[int],
+        partner: dict[int, list[tuple[int, int]]],
+        order: list[int],
+        rest: list[int],
+    ) -> None:
+        self.domains = domains
+        self.value = value
+        self.partner = partner
+        self.order = order
+        self.rest = rest
+        self.best_val = -(10**9)
+        self.best: list[tuple[int, ...]] = [d[0] for d in domains]
+        self.current: list[tuple[int, ...]] = [()] * len(domains)
+        self.kept: set[int] = set()
+
+    def gain(self, choice: tuple[int, ...]) -> int:
         v = 0
+        kept = self.kept
         for a in choice:
-            v += value[a]
-            for b, c in partner.get(a, ()):
+            v += self.value[a]
+            for b, c in self.partner.get(a, ()):
                 if b in kept:
                     v += ARCH_POINTS * c
         return v
 
-    def search(i: int, acc: int) -> None:
-        nonlocal best_val, best
+    def run(self, i: int, acc: int) -> None:
+        order = self.order
         if i == len(order):
-            if acc > best_val:
-                best_val = acc
-                best = list(current)
+            if acc > self.best_val:
+                self.best_val = acc
+                self.best = list(self.current)
             return
-        if acc + rest[i] <= best_val:
+        if acc + self.rest[i] <= self.best_val:
             return
         ci = order[i]
-        for choice in domains[ci]:
-            g = gain(choice)
-            current[ci] = choice
-            kept.update(choice)
-            search(i + 1, acc + g)
-            kept.difference_update(choice)
-
-    search(0, 0)
-    return best
+        for choice in self.domains[ci]:
+            g = self.gain(choice)
+            self.current[ci] = choice
+            self.kept.update(choice)
+            self.run(i + 1, acc + g)
+            self.kept.difference_update(choice)
 
 
 def rank(totals: list[int]) -> list[int]:

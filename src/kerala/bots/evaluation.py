@@ -30,8 +30,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.grounds import _STRIDE, EDGE_KEY_DELTA, NEIGHBOURS, Grounds, cell, key
+from kerala.actions import Decision, MoveStack
+from kerala.game import apply_to_grounds, follow_up_decisions
+from kerala.grounds import EDGE_KEY_DELTA, NEIGHBOURS, Grounds, key
 from kerala.tiles import ALL_TILE_TYPES, COLORS, MOVE_ELEPHANT
 from kerala.views import PlayerView
 
@@ -173,33 +174,9 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
     )
 
 
-# -- applying decisions to bare grounds --------------------------------------------------
-
-
-def apply_to_grounds(g: Grounds, d: Decision) -> None:
-    """Apply decision ``d`` (assumed legal) to ``g`` in place: what it does to its grounds."""
-    if type(d) is Place:
-        stacks = g.stacks
-        tk = key(d.to)
-        s = stacks.get(tk)
-        stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
-        els = g.elephants
-        fk = key(d.from_)
-        if els[0] == fk:
-            els[0] = tk
-        else:
-            els[1] = tk
-    elif type(d) is Pass:
-        g.passes += 1
-    elif type(d) is MoveElephant:
-        els = g.elephants
-        fk = key(d.from_)
-        if els[0] == fk:
-            els[0] = key(d.to)
-        else:
-            els[1] = key(d.to)
-    elif type(d) is MoveStack:
-        g.stacks[key(d.to)] = g.stacks.pop(key(d.from_))
+# -- decisions on bare grounds -----------------------------------------------------------
+# The rules of what a decision does to a grounds, and of which follow-ups a special tile
+# allows, live in the engine (kerala.game); the bots only choose among them.
 
 
 def follow_ups(
@@ -207,46 +184,15 @@ def follow_ups(
 ) -> Iterator[Decision]:
     """The SP1 or SP2 follow-ups on grounds ``g`` (after the special tile was placed).
 
-    Mirrors the engine's rules; the engine's own list stays the authority when the follow-up
-    is actually due. ``useful_only`` keeps only the SP2 moves :func:`useful_move_stacks` keeps.
+    The engine's own list (:func:`kerala.game.follow_up_decisions`); ``useful_only`` keeps only
+    the SP2 moves :func:`useful_move_stacks` keeps.
     """
-    yield FollowUpSkip(seat)
-    stacks = g.stacks
-    els = g.elephants
-    if special == MOVE_ELEPHANT:
-        targets = [k for k in stacks if k not in els]
-        for ek in dict.fromkeys(els):
-            for tk in targets:
-                yield MoveElephant(seat, cell(ek), cell(tk))
+    moves = follow_up_decisions(g, seat, special)
+    if useful_only and special != MOVE_ELEPHANT:
+        yield moves[0]
+        yield from useful_move_stacks(g, moves[1:])
         return
-    cut = g.articulation_points()
-    touching: dict[int, int] = {}
-    for k in stacks:
-        for d in NEIGHBOURS:
-            n = k + d
-            if n not in stacks:
-                touching[n] = touching.get(n, 0) + 1
-    for src in stacks:
-        if src in els or src in cut:
-            continue
-        if (
-            src - 1 in stacks
-            and src + 1 in stacks
-            and src - _STRIDE in stacks
-            and src + _STRIDE in stacks
-        ):
-            continue
-        lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
-        color = stacks[src][-1][0].color
-        for dst in touching:
-            if dst in lonely:
-                continue
-            if useful_only and not any(
-                n != src and n in stacks and stacks[n][-1][0].color == color
-                for n in (dst + d for d in NEIGHBOURS)
-            ):
-                continue
-            yield MoveStack(seat, cell(src), cell(dst))
+    yield from moves
 
 
 def useful_move_stacks(g: Grounds, moves: Sequence[Decision]) -> list[Decision]:
