@@ -519,6 +519,12 @@ class GameState:
             c.rng = None
         return c
 
+    def __copy__(self) -> GameState:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return self.copy()
+
     def scores(self) -> list[ScoreBreakdown]:
         """SC1–SC6 for every seat, as the grounds stand now (final once the game is over)."""
         return [score_grounds(g) for g in self.grounds]
