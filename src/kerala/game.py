@@ -28,7 +28,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar, cast
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
@@ -56,8 +56,8 @@ class Phase(enum.IntEnum):
 
 
 _NEIGHBOUR_SET: Final = frozenset(NEIGHBOURS)
-# (seat, tile index, from key) -> ((to key, decisions), ...) for the 4 neighbours.
-_PlaceOptions = tuple[tuple[int, tuple[Place, ...]], ...]
+# (seat, tile index, from key) -> (every placement, {target key: every placement but there}).
+_PlaceOptions = tuple[tuple[Place, ...], dict[int, tuple[Place, ...]]]
 _PLACE_CACHE: dict[tuple[int, int, int], _PlaceOptions] = {}
 # (seat, source key) -> {target key: follow-up decision}, for SP1 and SP2.
 _SP1_CACHE: dict[tuple[int, int], dict[int, MoveElephant]] = {}
@@ -78,22 +78,31 @@ def _follow_cache(
 
 
 def _place_options(seat: int, t: TileType, fk: int) -> _PlaceOptions:
+    """Every placement of ``t`` from ``fk`` (all 4 targets), and the lists without each target.
+
+    P1/P2/P4 leave one question per elephant: is the other elephant on one of the 4 targets?
+    So a cached entry holds the whole list and, per target, the list without it.
+    """
     ck = (seat, t.index, fk)
     opts = _PLACE_CACHE.get(ck)
     if opts is None:
         if len(_PLACE_CACHE) > 200_000:
             _PLACE_CACHE.clear()
         frm = cell(fk)
-        built = []
+        per_target: dict[int, tuple[Place, ...]] = {}
         for d in NEIGHBOURS:
             tk = fk + d
             to = cell(tk)
             if t.is_arch:
-                decs = tuple(Place(seat, t, to, frm, e) for e in EDGES)
+                per_target[tk] = tuple(Place(seat, t, to, frm, e) for e in EDGES)
             else:
-                decs = (Place(seat, t, to, frm, None),)
-            built.append((tk, decs))
-        opts = tuple(built)
+                per_target[tk] = (Place(seat, t, to, frm, None),)
+        everything = tuple(p for decs in per_target.values() for p in decs)
+        without = {
+            tk: tuple(p for k, decs in per_target.items() if k != tk for p in decs)
+            for tk in per_target
+        }
+        opts = (everything, without)
         _PLACE_CACHE[ck] = opts
     return opts
 
@@ -178,13 +187,18 @@ def sp2_moves(g: Grounds, seat: int) -> list[Decision]:
         # whose only neighbouring stack is the source.
         lonely = {src + d for d in NEIGHBOURS if touching.get(src + d) == 1}
         cache = _follow_cache(_SP2_CACHE, seat, src)
-        for dst in frontier:
-            if dst in lonely:
-                continue
-            m = cache.get(dst)
-            if m is None:
-                m = cache[dst] = MoveStack(seat, cell(src), cell(dst))
-            out.append(m)
+        cget = cache.get
+        found = [cget(dst) for dst in frontier if dst not in lonely]
+        moves = cast(list[MoveStack], found)
+        if None in found:
+            moves = []
+            for dst in frontier:
+                if dst not in lonely:
+                    m = cget(dst)
+                    if m is None:
+                        m = cache[dst] = MoveStack(seat, cell(src), cell(dst))
+                    moves.append(m)
+        out += moves
     return out
 
 
@@ -350,13 +364,13 @@ class GameState:
             tiles = dict.fromkeys(self.display)
             cache = _PLACE_CACHE
             for fk, other in ((e0, e1), (e1, e0)) if e1 != e0 else ((e0, e1),):
+                # P4: the target must not hold the other elephant.
+                blocked = other - fk in _NEIGHBOUR_SET
                 for t in tiles:
                     opts = cache.get((seat, t.index, fk))
                     if opts is None:
                         opts = _place_options(seat, t, fk)
-                    for tk, decs in opts:
-                        if tk != other:
-                            out += decs
+                    out += opts[1][other] if blocked else opts[0]
             if g.passes < MAX_PASSES:
                 out.append(Pass(seat))
             return out
