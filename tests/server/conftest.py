@@ -75,6 +75,7 @@ def make_client(sqlite_url: str) -> Iterator[AppFactory]:
             "bot_executor": "thread",
             "bot_workers": 1,
             "bot_delay": 0.0,
+            "hint_budget": 0.2,  # a short search keeps the tests fast
         }
         opts.update(overrides)
         client = TestClient(create_app(Settings(**opts)))

@@ -25,8 +25,35 @@ def tokens_of(created: dict[str, Any]) -> dict[int, str]:
     return {i["seat"]: i["token"] for i in created["invites"]}
 
 
-def play_first_legal(client: TestClient, game_id: str, tokens: dict[int, str], n: int) -> Any:
-    """Make ``n`` decisions (each the first legal one of the seat to move), by REST."""
+def is_special(d: dict[str, Any]) -> bool:
+    """A placement of a special tile (SP1, SP2): the same seat then decides a follow-up."""
+    return "take" in d and str(d["take"]).split(":")[1].startswith("move-")
+
+
+def plain(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A decision that ends the seat's turn, chosen on purpose rather than ``legal[0]``:
+    a placement of a non-special tile, else a pass (G3), else a follow-up's skip.
+
+    The display is drawn from OS randomness, so the first legal decision may be a special
+    tile, after which the same seat moves again (SP1, SP2). Fails only when nothing but
+    special placements is legal (no passes left), which a test never needs to reach."""
+    for kind in ("take", "pass", "skip"):
+        for d in legal:
+            if kind in d and not is_special(d):
+                return d
+    raise AssertionError(f"no turn-ending decision among {legal}")
+
+
+def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Like :func:`plain`, but a special placement when nothing else is legal."""
+    try:
+        return plain(legal)
+    except AssertionError:
+        return legal[0]
+
+
+def play_chosen(client: TestClient, game_id: str, tokens: dict[int, str], n: int) -> Any:
+    """Make ``n`` decisions by REST, each chosen by :func:`choose` for the seat to move."""
     game: Any = client.get(f"/api/games/{game_id}").json()
     for _ in range(n):
         seat = game["to_move"]
@@ -34,7 +61,7 @@ def play_first_legal(client: TestClient, game_id: str, tokens: dict[int, str], n
         me = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
         r = client.post(
             f"/api/games/{game_id}/decisions",
-            json={"decision": me["legal"][0], "expected": me["decision_number"]},
+            json={"decision": choose(me["legal"]), "expected": me["decision_number"]},
             headers=auth(tokens[seat]),
         )
         assert r.status_code == 200, r.text
@@ -45,5 +72,5 @@ def play_first_legal(client: TestClient, game_id: str, tokens: dict[int, str], n
 def play_to_end(client: TestClient, game_id: str, tokens: dict[int, str]) -> Any:
     game: Any = client.get(f"/api/games/{game_id}").json()
     while game["status"] != "over":
-        game = play_first_legal(client, game_id, tokens, 1)
+        game = play_chosen(client, game_id, tokens, 1)
     return game

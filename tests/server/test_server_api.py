@@ -10,8 +10,10 @@ from serverlib import (
     TWO_HUMANS,
     AppFactory,
     auth,
+    choose,
     create,
-    play_first_legal,
+    plain,
+    play_chosen,
     play_to_end,
     tokens_of,
 )
@@ -52,6 +54,7 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
         "/api/games/{game_id}",
         "/api/games/{game_id}/decisions",
         "/api/games/{game_id}/seats/{seat}/bot",
+        "/api/games/{game_id}/hint",
         "/api/games/{game_id}/events",
         "/api/games/{game_id}/record",
         "/api/games/{game_id}/replay",
@@ -60,6 +63,7 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
     ):
         assert p in paths, p
     assert "409" in spec["paths"]["/api/games/{game_id}/decisions"]["post"]["responses"]
+    assert "409" in spec["paths"]["/api/games/{game_id}/hint"]["post"]["responses"]
 
 
 def test_index_and_static_files(client: TestClient) -> None:
@@ -314,7 +318,7 @@ def test_decision_is_accepted_and_announced_in_events(client: TestClient) -> Non
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
     me = client.get(f"/api/games/{gid}", headers=auth(tok[0])).json()
-    d = me["legal"][0]
+    d = plain(me["legal"])  # ends the turn: not a special tile, whose follow-up is seat 0's
     r = client.post(
         f"/api/games/{gid}/decisions", json={"decision": d, "expected": 0}, headers=auth(tok[0])
     )
@@ -467,7 +471,7 @@ def test_follow_up_of_a_special_tile(client: TestClient) -> None:
         special = [
             d for d in me["legal"] if "take" in d and d["take"].split(":")[1].startswith("move-")
         ]
-        pick = special[0] if special else me["legal"][0]
+        pick = special[0] if special else choose(me["legal"])
         r = client.post(
             f"/api/games/{gid}/decisions",
             json={"decision": pick, "expected": me["decision_number"]},
@@ -524,6 +528,10 @@ def test_full_game_result_record_and_replay(client: TestClient) -> None:
         "not_your_turn",
         "over",
     )
+    # ... and no more hints (G4).
+    refused(
+        client.post(f"/api/games/{gid}/hint", headers=auth(tok[0])), 409, "not_your_turn", "over"
+    )
     # Replay decision by decision.
     n = final["decision_number"]
     start = client.get(f"/api/games/{gid}/replay", params={"at": 0}).json()
@@ -549,7 +557,7 @@ def test_full_game_result_record_and_replay(client: TestClient) -> None:
 def test_record_in_progress_hides_random_removal(client: TestClient) -> None:
     """I2: a record of a game in progress never lists randomly removed tiles."""
     g = create(client)
-    game = play_first_legal(client, g["id"], tokens_of(g), 3)
+    game = play_chosen(client, g["id"], tokens_of(g), 3)
     doc = client.get(f"/api/games/{g['id']}/record").json()
     assert "removed" not in doc and "result" not in doc
     state = read_record(doc).state

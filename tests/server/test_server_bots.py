@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, play_first_legal, tokens_of
+from serverlib import AppFactory, auth, create, play_chosen, tokens_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -64,16 +65,27 @@ def test_bots_alone_play_a_game_to_its_end(client: TestClient) -> None:
 
 
 def test_silent_seat_is_handed_to_a_bot(make_client: AppFactory) -> None:
-    client = make_client(seat_timeout=0.4)
+    # Generous: the refusal below must come within the timeout even on a loaded machine.
+    timeout = 3.0
+    client = make_client(seat_timeout=timeout)
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
+    started = dt.datetime.fromisoformat(g["game"]["turn_started_at"])
     url = f"/api/games/{gid}/seats/0/bot"
     body = client.post(url, json={"level": "random"}, headers=auth(tok[1])).json()
     assert body["code"] == "conflict" and "silent" in body["detail"]
     assert client.get(f"/api/games/{gid}").json()["players"][0]["kind"] == "human"
-    time.sleep(0.45)
-    r = client.post(url, json={"level": "random"}, headers=auth(tok[1]))
+    # Once silent past the timeout, the seat may be handed over (asked until it is).
+    deadline = time.monotonic() + timeout + 30
+    while True:
+        r = client.post(url, json={"level": "random"}, headers=auth(tok[1]))
+        if r.status_code != 409:
+            break
+        assert r.json()["code"] == "conflict" and time.monotonic() < deadline, r.text
+        time.sleep(0.1)
     assert r.status_code == 200, r.text
+    # Never before the timeout: the server's clock says how long seat 0 was silent.
+    assert dt.datetime.now(dt.UTC) - started >= dt.timedelta(seconds=timeout)
     assert r.json()["players"][0] == {
         "seat": 0,
         "name": "Ada",
@@ -127,7 +139,8 @@ def test_thinking_mcts_bot_does_not_delay_other_games(make_client: AppFactory) -
     """While an mcts bot searches in one game (worker process), another game is answered."""
     client = make_client(
         bot_executor="process",
-        bot_levels={"random": "random", "slow": "mcts:time=4"},
+        # The mcts bot thinks long enough for game B's six decisions on a loaded machine.
+        bot_levels={"random": "random", "slow": "mcts:time=8"},
         default_bot_level="random",
     )
     assert "slow" in [lv["name"] for lv in client.get("/api/bots").json()["levels"]]
@@ -140,7 +153,7 @@ def test_thinking_mcts_bot_does_not_delay_other_games(make_client: AppFactory) -
     )
     assert r.status_code == 200
     started = time.monotonic()
-    play_first_legal(client, b["id"], tokens_of(b), 6)
+    play_chosen(client, b["id"], tokens_of(b), 6)
     busy = client.get(f"/api/games/{a['id']}").json()
     # Game B got six answers while game A's bot was still thinking.
     assert busy["decision_number"] == 1 and busy["to_move"] == 1, time.monotonic() - started

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from serverlib import auth, create, play_first_legal, tokens_of
+from serverlib import auth, create, play_chosen, tokens_of
 
 from kerala.tiles import TILE_TYPES
 
@@ -53,8 +53,14 @@ def test_i2_nothing_hidden_reaches_players_watchers_or_logs(
     answers: list[Any] = [g]
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as ws:
         answers.append(ws.receive_json())
-        play_first_legal(client, gid, tok, 6)
+        play_chosen(client, gid, tok, 6)
         answers += [ws.receive_json() for _ in range(6)]
+    # The hint ("suggest a move") answers from the seat's view: decisions, values, no more.
+    seat = client.get(f"/api/games/{gid}").json()["to_move"]
+    hint = client.post(f"/api/games/{gid}/hint", headers=auth(tok[seat]))
+    assert hint.status_code == 200, hint.text
+    answers.append(hint.json())
+    answers.append(client.post(f"/api/games/{gid}/hint", headers=auth(tok[1 - seat])).json())
     for t in (None, tok[0], tok[1]):
         answers.append(client.get(f"/api/games/{gid}", headers=auth(t) if t else {}).json())
     answers.append(client.get(f"/api/games/{gid}/events").json())
@@ -100,7 +106,7 @@ def test_i2_removed_tiles_are_shown_once_the_game_is_over(client: TestClient) ->
     gid, tok = g["id"], tokens_of(g)
     game = client.get(f"/api/games/{gid}").json()
     while game["status"] != "over":
-        game = play_first_legal(client, gid, tok, 1)
+        game = play_chosen(client, gid, tok, 1)
     record = client.get(f"/api/games/{gid}/record").json()
     assert len(record["removed"]) == 20
     assert all(TILE_TYPES[n].color not in ("blue", "red") for n in record["removed"])  # S3

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from serverlib import AppFactory, auth, create, play_first_legal, play_to_end, tokens_of
+from serverlib import AppFactory, auth, choose, create, play_chosen, play_to_end, tokens_of
 
 from kerala.notation import read_record
 from kerala.server.store import Base, Committer, make_engine, migrate, safe_url, utcnow
@@ -39,15 +39,16 @@ def test_a_second_server_continues_any_game(make_client: AppFactory, db_url: str
     b = make_client(db=db_url)
     g = create(a)
     gid, tok = g["id"], tokens_of(g)
-    play_first_legal(a, gid, tok, 3)
+    play_chosen(a, gid, tok, 3)
     assert b.get(f"/api/games/{gid}").json()["decision_number"] == 3
-    play_first_legal(b, gid, tok, 3)
-    game = play_first_legal(a, gid, tok, 2)  # A catches up on B's decisions first
+    play_chosen(b, gid, tok, 3)
+    game = play_chosen(a, gid, tok, 2)  # A catches up on B's decisions first
     assert game["decision_number"] == 8
     # Both servers see the same game; a stale submission on either is refused.
     assert a.get(f"/api/games/{gid}").json() == b.get(f"/api/games/{gid}").json()
     seat = game["to_move"]
-    body = {"decision": {"pass": True}, "expected": 8}
+    me = a.get(f"/api/games/{gid}", headers=auth(tok[seat])).json()
+    body = {"decision": choose(me["legal"]), "expected": 8}
     first = b.post(f"/api/games/{gid}/decisions", json=body, headers=auth(tok[seat]))
     second = a.post(f"/api/games/{gid}/decisions", json=body, headers=auth(tok[seat]))
     assert first.status_code == 200, first.text

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, play_first_legal, tokens_of
+from serverlib import AppFactory, auth, create, plain, play_chosen, tokens_of
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -47,14 +47,13 @@ def test_seat_submits_over_the_socket_and_everyone_hears(client: TestClient) -> 
         sync0, sync1 = recv(s0), recv(s1)
         assert sync0["game"]["seat"] == 0 and sync0["game"]["legal"]
         assert sync1["game"]["seat"] == 1 and sync1["game"]["legal"] is None
-        d = sync0["game"]["legal"][0]
+        d = plain(sync0["game"]["legal"])  # ends seat 0's turn (no special tile's follow-up)
         s0.send_json({"type": "decision", "decision": d, "expected": 0})
         e0, e1 = recv(s0), recv(s1)
         assert e0["event"] == e1["event"] and e0["event"]["decision"] == d
-        if e0["game"]["to_move"] == 1:
-            assert e1["game"]["legal"] and e0["game"]["legal"] is None
-        else:  # a special tile: the same seat decides its follow-up (SP1, SP2)
-            assert e0["game"]["legal"] and e1["game"]["legal"] is None
+        assert e0["game"]["to_move"] == e1["game"]["to_move"] == 1
+        # Each connection gets the game for its own seat: the legal list only for seat 1.
+        assert e1["game"]["legal"] and e0["game"]["legal"] is None
         s1.send_json({"type": "ping"})
         assert recv(s1) == {"type": "pong"}
 
@@ -120,20 +119,20 @@ def test_reconnect_gets_missed_events_or_a_resync(make_client: AppFactory) -> No
     client = make_client(resync_limit=4)
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
-    play_first_legal(client, gid, tok, 3)
+    play_chosen(client, gid, tok, 3)
     with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
         got = [recv(ws), recv(ws)]
         assert [m["type"] for m in got] == ["event", "event"]
         assert [m["event"]["number"] for m in got] == [2, 3]
         assert got[-1]["game"]["event_number"] == 3
-        play_first_legal(client, gid, tok, 1)
+        play_chosen(client, gid, tok, 1)
         assert recv(ws)["event"]["number"] == 4  # then live
-    play_first_legal(client, gid, tok, 3)
+    play_chosen(client, gid, tok, 3)
     with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
         first = recv(ws)  # 6 missed > limit 4: full state instead
         assert first["type"] == "sync" and first["event_number"] == 7
     with client.websocket_connect(f"/api/games/{gid}/ws?since=7") as ws:
-        play_first_legal(client, gid, tok, 1)
+        play_chosen(client, gid, tok, 1)
         assert recv(ws)["event"]["number"] == 8  # nothing missed: straight to live events
     with client.websocket_connect(f"/api/games/{gid}/ws?since=99") as ws:
         assert recv(ws)["type"] == "sync"  # ahead of the game: resync
@@ -147,7 +146,7 @@ def test_event_made_by_another_process_is_filled_in(make_client: AppFactory) -> 
     gid, tok = g["id"], tokens_of(g)
     with a.websocket_connect(f"/api/games/{gid}/ws") as ws:
         assert recv(ws)["type"] == "sync"
-        play_first_legal(b, gid, tok, 1)  # event 1 happens on server B only
-        play_first_legal(a, gid, tok, 1)  # event 2 on A: A's client gets 1 from the database
+        play_chosen(b, gid, tok, 1)  # event 1 happens on server B only
+        play_chosen(a, gid, tok, 1)  # event 2 on A: A's client gets 1 from the database
         m1, m2 = recv(ws), recv(ws)
         assert [m1["event"]["number"], m2["event"]["number"]] == [1, 2]

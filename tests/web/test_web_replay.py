@@ -33,7 +33,7 @@ def finished_bot_game(page: Page, server: Server) -> str:
     created = json.loads(r.text())
     assert created["invites"] == []
     page.goto(server.url + created["watch"]["path"])
-    page.wait_for_selector('#game[data-status="over"]', state="attached", timeout=60000)
+    page.wait_for_selector('#game[data-status="over"]', state="attached", timeout=120000)
     return str(created["id"])
 
 

@@ -51,7 +51,14 @@ class Server:
     def start(self) -> None:
         env = dict(os.environ)
         # Bots answer at once and a silent seat may be handed to a bot after 2 s (tests only).
-        env.update({"KERALA_BOT_DELAY": "0", "KERALA_BOT_WORKERS": "1", "KERALA_SEAT_TIMEOUT": "2"})
+        env.update(
+            {
+                "KERALA_BOT_DELAY": "0",
+                "KERALA_BOT_WORKERS": "1",
+                "KERALA_SEAT_TIMEOUT": "2",
+                "KERALA_HINT_BUDGET": "0.3",  # "Suggest a move" searches briefly
+            }
+        )
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [

@@ -41,6 +41,18 @@ def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Decision]) -> 
     return bot.choose(view, list(legal)).to_json()
 
 
+def hint(
+    view: PlayerView, legal: Sequence[Decision], k: int, budget: float
+) -> list[dict[str, Any]]:
+    """Run in a worker: the best ``k`` decisions from the seat's view (I2), best first."""
+    from kerala.bots.hints import suggest
+
+    return [
+        {"decision": d.to_json(), "value": float(v)}
+        for d, v in suggest(view, legal, k=k, budget=budget)
+    ]
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL)."""
 
@@ -68,6 +80,7 @@ class BotRunner:
         self.settings = settings
         self._pool: Executor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._hinting: set[str] = set()
         self._closing = False
 
     def _executor(self) -> Executor:
@@ -116,6 +129,32 @@ class BotRunner:
         task = asyncio.get_running_loop().create_task(self._drive(game_id))
         self._tasks[game_id] = task
         task.add_done_callback(lambda _t: self._tasks.pop(game_id, None))
+
+    def hinting(self, game_id: str) -> bool:
+        """Whether a hint for this game is being worked out in this process."""
+        return game_id in self._hinting
+
+    async def suggest(
+        self, game_id: str, view: PlayerView, legal: Sequence[Decision], k: int
+    ) -> list[dict[str, Any]]:
+        """Hints for a seat, computed in the bots' workers (never on the event loop).
+
+        One at a time per game: a second request while one thinks is refused (409), so that
+        repeated clicks cannot tie up every worker."""
+        if game_id in self._hinting:
+            raise ApiError(409, "conflict", "a hint for this game is being worked out already")
+        self._hinting.add(game_id)
+        loop = asyncio.get_running_loop()
+        budget = self.settings.hint_budget
+        try:
+            try:
+                return await loop.run_in_executor(self._executor(), hint, view, legal, k, budget)
+            except BrokenProcessPool:
+                log.warning("bot worker pool broke; starting a new one")
+                self._pool = None
+                return await loop.run_in_executor(self._executor(), hint, view, legal, k, budget)
+        finally:
+            self._hinting.discard(game_id)
 
     async def _choose(self, spec: str, view: PlayerView, legal: Sequence[Decision]) -> Decision:
         loop = asyncio.get_running_loop()

@@ -55,6 +55,24 @@ class HandOver(_In):
     level: str | None = Field(None, max_length=64)
 
 
+class HintAsk(_In):
+    #: How many suggestions to return, best first.
+    k: int = Field(3, ge=1, le=10)
+
+
+class Suggestion(BaseModel):
+    #: A legal decision of the seat, in NOTATION.md's turn form.
+    decision: JSONObject
+    #: Its estimated value: a win chance 0–1 (search), or evaluation points (budget 0).
+    value: float
+
+
+class Hints(BaseModel):
+    suggestions: list[Suggestion]
+    #: The decision number the suggestions are for.
+    decision_number: int
+
+
 class Player(BaseModel):
     seat: int
     name: str

@@ -783,6 +783,34 @@ class GameService:
             live.snap = None
             return self.snapshot(live), {"number": number, "kind": "seat", **data}
 
+    def hint_job(self, game_id: str, token: str) -> BotJob:
+        """What a hint for the token's seat works from: its view and legal decisions only (I2).
+
+        Refused (409 ``not_your_turn``) unless it is that seat's turn and a person plays it.
+        """
+        with self._game_lock(game_id):
+            live = self._load(game_id)
+            seat = self.seat_of(live, token)
+            if live.status == "over":
+                raise ApiError(409, "not_your_turn", "the game is over (G4): no hint")
+            if live.seats[seat].kind == "bot":
+                raise ApiError(
+                    409, "not_your_turn", f"seat {seat} is played by a bot for the rest of the game"
+                )
+            to_move = live.state.to_move
+            if to_move != seat:
+                raise ApiError(
+                    409, "not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s: no hint"
+                )
+            return BotJob(
+                game_id,
+                seat,
+                "hint",
+                live.state.view(seat),
+                live.state.legal_decisions(),
+                live.decision_count,
+            )
+
     def bot_job(self, game_id: str) -> BotJob | None:
         """The bot's turn to think, if the seat to move is a bot's."""
         with self._game_lock(game_id):

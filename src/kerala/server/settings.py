@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     bot_delay: Annotated[float, Field(ge=0)] = 0.3
     bot_levels: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_BOT_LEVELS))
     default_bot_level: str = "easy"
+    #: Seconds the "suggest a move" search may think (0: the instant greedy evaluation).
+    hint_budget: Annotated[float, Field(ge=0, le=30)] = 1.0
     #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
     public_url: str | None = None
     #: Run ``alembic upgrade head`` when the server starts.

@@ -1,4 +1,4 @@
-"""Routes of games: create, list, look, decide, hand a seat to a bot, events, record, replay."""
+"""Game routes: create, list, look, decide, hint, hand a seat to a bot, events, record, replay."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ from kerala.server.schemas import (
     GameList,
     HandOver,
     Health,
+    HintAsk,
+    Hints,
     Replay,
 )
 from kerala.server.service import Snapshot
@@ -188,6 +190,24 @@ async def hand_to_bot(
     hub.publish(game_id, event, snap)
     bots.after(game_id, snap)
     return _json(snap.for_seat(by))
+
+
+@router.post("/games/{game_id}/hint", response_model=Hints, responses=SEAT_ERRORS)
+async def hint(
+    game_id: GameIdDep,
+    service: ServiceDep,
+    bots: BotsDep,
+    token: RequiredTokenDep,
+    body: HintAsk | None = None,
+) -> Response:
+    """Suggest the best few decisions for the seat to move, from its own view only (I2).
+
+    The search runs in the bots' workers for the server's hint budget, never on the event loop.
+    """
+    k = body.k if body is not None else 3
+    job = await run_in_threadpool(service.hint_job, game_id, token)
+    suggestions = await bots.suggest(game_id, job.view, job.legal, k)
+    return _json({"suggestions": suggestions, "decision_number": job.expected})
 
 
 @router.get("/games/{game_id}/events", response_model=EventList, responses=ERRORS)

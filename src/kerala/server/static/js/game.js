@@ -40,6 +40,7 @@ export function mountGame(root, { id, token, seat }) {
     lost: false,
     enlarged: new Set(),
     hintRoute: null,
+    hinting: false,
     loadError: null,
   };
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
@@ -159,7 +160,8 @@ export function mountGame(root, { id, token, seat }) {
   };
 
   const askHint = async () => {
-    if (!st.hintRoute) return;
+    if (!st.hintRoute || st.hinting) return; // one question at a time (the server refuses more)
+    st.hinting = true;
     toast("Thinking about a suggestion…", "info", 1500);
     try {
       const r = await api(
@@ -179,10 +181,14 @@ export function mountGame(root, { id, token, seat }) {
       st.hint = same;
       if (same.take) st.sel = { tile: same.take, edge: same.arch || null, to: same.to, from: same.from };
       else if (moveOf(same)) st.sel = { source: moveOf(same).from, dest: moveOf(same).to };
+      else if (same.pass) st.sel = { pass: true };
+      else if (same.skip) st.sel = { skip: true };
       else st.sel = null;
       render();
     } catch (e) {
       toast(e.message);
+    } finally {
+      st.hinting = false;
     }
   };
 
@@ -556,8 +562,8 @@ export function mountGame(root, { id, token, seat }) {
       if (sel) controls.append(h("button", { type: "button", id: "cancel", onclick: cancel }, "Cancel"));
     }
     let confirm = null;
-    if (myTurn() && sel && (choice || sel.pass)) {
-      const d = sel.pass ? a.pass : choice;
+    if (myTurn() && sel && (choice || (sel.pass && a.pass) || (sel.skip && a.skip))) {
+      const d = sel.pass ? a.pass : sel.skip ? a.skip : choice;
       confirm = h(
         "div",
         { class: "confirm", id: "confirm" },

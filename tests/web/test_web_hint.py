@@ -1,0 +1,44 @@
+""" "Suggest a move": the page asks the server's hint route and preselects a legal decision."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlparse
+
+from playwright.sync_api import Page
+from webplay import game_attr, ids_from_url, legal, wait_decided, wait_turn_or_end
+from webserver import Server
+
+
+def test_suggest_a_move_preselects_a_legal_decision(server: Server, page: Page) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#quick-level option[value='random']", state="attached")
+    page.select_option("#quick-level", "random")
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r"\?game=.+&token="))
+    page.wait_for_selector("#game[data-decision-number]")
+    gid, _ = ids_from_url(page.url)
+    origin = "{0.scheme}://{0.netloc}".format(urlparse(page.url))
+    for _ in range(2):
+        assert not wait_turn_or_end(page)
+        before = game_attr(page, "decision-number")
+        offered = legal(page)
+        # The button is there because /openapi.json lists the hint route.
+        with page.expect_response(lambda r: r.url.endswith(f"/api/games/{gid}/hint")) as resp:
+            page.click("#hint")
+        assert resp.value.status == 200, resp.value.text()
+        suggestions = json.loads(resp.value.text())["suggestions"]
+        assert suggestions and all(s["decision"] in offered for s in suggestions)
+        best = suggestions[0]["decision"]
+        # The best suggestion is preselected and shown in the confirm step, in words.
+        page.wait_for_selector("#confirm-text")
+        text = page.inner_text("#confirm-text")
+        assert text.startswith("Suggested:"), text
+        page.click("#confirm-btn")
+        wait_decided(page, before)
+        r = page.request.get(f"{origin}/api/games/{gid}/events", params={"since": before})
+        assert r.ok, r.text()
+        sent = json.loads(r.text())["events"][0]
+        assert sent["decision_number"] == int(before) + 1 and sent["bot"] is False
+        assert sent["decision"] == best  # what was sent is the suggestion, a legal decision
