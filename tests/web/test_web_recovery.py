@@ -54,8 +54,15 @@ def test_keyboard_only_turn(server: Server, page: Page) -> None:
     page.locator("#confirm-btn").focus()
     page.keyboard.press("Enter")
     wait_decided(page, before)
-    # Escape drops a half-made choice.
+    # A special tile's follow-up comes first: skip it (also by keyboard).
     assert not wait_turn_or_end(page)
+    while page.locator("#skip").count():
+        before = game_attr(page, "decision-number")
+        page.locator("#skip").focus()
+        page.keyboard.press("Enter")
+        wait_decided(page, before)
+        assert not wait_turn_or_end(page)
+    # Escape drops a half-made choice.
     page.keyboard.press("1")
     page.wait_for_selector("#display button[aria-pressed='true']")
     page.keyboard.press("Escape")
