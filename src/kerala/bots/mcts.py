@@ -14,17 +14,21 @@ Large branching (up to ~65 placements, hundreds of SP1/SP2 follow-ups) is handle
 selection (UCT). SP2 follow-ups are first cut to the moves that join a stack to its color.
 
 A leaf is judged by a short rollout with a cheap greedy policy (each decision picks the best of
-a few sampled candidates) to the end of the next round, then every grounds is evaluated; the
-reward of seat *i* is ``sigmoid((v_i - best other v) / temperature)``, or the exact win share
-at the end of the game (SC7). Each seat maximizes its own reward (max^n); with three or more
-players the other seats are modelled as greedy instead (option ``opponents``).
+a few sampled candidates) to the end of the round (3-5 players) or of the next round (2
+players), then every grounds is evaluated; the reward of seat *i* is
+``sigmoid((v_i - best other v) / temperature)``, or the exact win share at the end of the game
+(SC7). Each seat maximizes its own reward (max^n); with three or more players the other seats
+are modelled as the greedy bot instead (option ``opponents``): their replies are played out in
+the tree at once, so every leaf is this player's turn or the end of a round, and the values of
+their placements in the root's round are computed once per search.
 
 Budget: ``mcts:time=0.25`` (seconds per decision, wall clock) or ``mcts:iterations=500``
 (reproducible: the same seed and view give the same decision). Other options: ``c`` (UCT
-exploration, default 0.35), ``widen`` (default 2.0), ``rollout`` (rounds rolled out past the
-current one, default 1), ``width`` (rollout candidates per decision, default 8), ``clock``
-(``wall``, the default, or ``cpu``: ``time`` counts this process's CPU seconds, for fair
-benchmarks on a busy machine), ``opponents`` (``auto``, ``search`` or ``greedy``).
+exploration, default 0.35), ``widen`` (default 2 with 2 players, 1 with 3-5), ``rollout``
+(rounds rolled out past the current one, default 1 with 2 players, 0 with 3-5), ``width``
+(rollout candidates per decision, default 8), ``clock`` (``wall``, the default, or ``cpu``:
+``time`` counts this process's CPU seconds, for fair benchmarks on a busy machine),
+``opponents`` (``auto``, ``search`` or ``greedy``).
 
 >>> from kerala.game import new_game
 >>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
@@ -49,7 +53,7 @@ from kerala.bots.evaluation import (
     evaluate,
     useful_move_stacks,
 )
-from kerala.bots.greedy import score_decisions
+from kerala.bots.greedy import best_follow_up_value, score_decisions
 from kerala.game import GameState, Phase
 from kerala.scoring import score_grounds
 from kerala.tiles import TileType
@@ -80,8 +84,8 @@ class MCTSBot:
         time_budget: float | None = None,
         iterations: int | None = None,
         c: float = 0.35,
-        widen: float = 2.0,
-        rollout_rounds: int = 1,
+        widen: float | None = None,
+        rollout_rounds: int | None = None,
         rollout_width: int = 8,
         temperature: float = 6.0,
         weights: Weights = DEFAULT_WEIGHTS,
@@ -95,8 +99,12 @@ class MCTSBot:
         self.time_budget = time_budget
         self.iterations = iterations
         self.c = c
+        #: Progressive widening factor; ``None``: 2 with 2 players, 1 with 3-5.
         self.widen = widen
+        self._widen = 2.0
+        #: Rounds rolled out past the current one; ``None``: 1 with 2 players, 0 with 3-5.
         self.rollout_rounds = rollout_rounds
+        self._rounds = 1
         self.rollout_width = rollout_width
         self.temperature = temperature
         self.weights = weights
@@ -112,6 +120,8 @@ class MCTSBot:
         self.model_opponents = False
         #: Iterations run by the last :meth:`choose` (for benchmarks).
         self.last_iterations = 0
+        self._cache_round = -1
+        self._place_values: dict[Decision, float] = {}
 
     # -- the search ----------------------------------------------------------------------
 
@@ -137,6 +147,15 @@ class MCTSBot:
         self.model_opponents = self.opponents == "greedy" or (
             self.opponents == "auto" and view.n > 2
         )
+        # With 3-5 players only this player's decisions are searched, against the modelled
+        # replies: a leaf is judged at the end of its round (rolling a whole round more out
+        # with the cheap policy only added noise and halved the iterations), and a narrow
+        # widening (choosing among the first few decisions of the greedy order) won more
+        # games than a wide one (benchmarks in docs/bots.md).
+        self._widen = self.widen if self.widen is not None else (2.0 if view.n == 2 else 1.0)
+        self._rounds = (
+            self.rollout_rounds if self.rollout_rounds is not None else (1 if view.n == 2 else 0)
+        )
         # The loop stops a little early: ``_margin`` learns how far past its last iteration a
         # search runs (the last iteration, a GC pass, a busy machine) to keep the budget.
         deadline = start + budget - self._margin if budget is not None else math.inf
@@ -147,6 +166,10 @@ class MCTSBot:
         base = sample_state(view, rng)
         hidden_removal = view.removed is None and base.to_remove > 0
         root = _Node(n)
+        # In the root's round a seat's grounds do not change before its placement, so the
+        # opponent model's values of the placements are shared by every path of the tree.
+        self._cache_round = base.round
+        self._place_values = {}
         # Cheap priors (a special tile's follow-ups are searched below it in the tree), so
         # that setting up the root never eats the time budget.
         priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
@@ -219,20 +242,26 @@ class MCTSBot:
                 node = child
                 path.append(node)
                 continue
-            if node.cands is None:
-                if node.visits == 0 and node is not root:
-                    break  # a fresh leaf: roll out first, expand on a later visit
-                node.cands = self._candidates(state)
-            cands = node.cands
             p = state.current_player
+            modelled = p != me and self.model_opponents
+            if node.cands is None:
+                if modelled:
+                    # The opponent model's choice is public (it depends on the public grounds
+                    # only), so it is computed once and shared by every determinization.
+                    node.cands = [self._greedy_choice(state)]
+                else:
+                    if node.visits == 0 and node is not root:
+                        break  # a fresh leaf: roll out first, expand on a later visit
+                    node.cands = self._candidates(state)
+            cands = node.cands
             children = node.children
             best: Decision | None = None
-            if p != me and self.model_opponents:
+            if modelled:
                 # Opponent model: the other seats play their best one-step decision.
                 best = cands[0]
             else:
                 allowed = min(
-                    len(cands), max(1, math.ceil(self.widen * math.sqrt(node.visits + 1)))
+                    len(cands), max(1, math.ceil(self._widen * math.sqrt(node.visits + 1)))
                 )
                 best_val = -math.inf
                 log_n = math.log(node.visits + 1)
@@ -251,7 +280,16 @@ class MCTSBot:
             if child is None:
                 child = children[best] = _Node(state.n)
                 path.append(child)
-                break
+                if not (
+                    self.model_opponents
+                    and Phase.PLACE <= state.phase < Phase.OVER
+                    and state.current_player != me
+                ):
+                    break
+                # The modelled opponents' replies are played out in the tree at once: the
+                # leaf's rollout starts when it is this player's turn again (or a new round).
+                node = child
+                continue
             node = child
             path.append(node)
         reward = self._rollout(state, rng)
@@ -284,6 +322,45 @@ class MCTSBot:
         order = sorted(range(len(legal)), key=lambda i: -vals[i])
         return [legal[i] for i in order]
 
+    def _greedy_choice(self, state: GameState) -> Decision:
+        """The greedy bot's decision (:mod:`kerala.bots.greedy`), ties to the first."""
+        legal = state.legal_decisions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player
+        g = state.grounds[seat]
+        if state.phase == Phase.FOLLOW_UP and type(legal[-1]) is MoveStack:
+            legal = useful_move_stacks(g, legal)
+        left = len(state.bag) / max(1, state.tileset.total() - state.to_remove)
+        w = self.weights
+        best = legal[0]
+        best_val = -math.inf
+        cache = (
+            self._place_values
+            if state.round == self._cache_round and state.phase == Phase.PLACE
+            else None
+        )
+        for d in legal:
+            if cache is not None:
+                v = cache.get(d, math.nan)
+                if v == v:  # cached (not NaN)
+                    if v > best_val:
+                        best_val = v
+                        best = d
+                    continue
+            h = g.copy()
+            apply_to_grounds(h, d)
+            if type(d) is Place and d.take.special is not None:
+                v = best_follow_up_value(h, seat, d.take.special, left, w)
+            else:
+                v = evaluate(h, left, w)
+            if cache is not None:
+                cache[d] = v
+            if v > best_val:
+                best_val = v
+                best = d
+        return best
+
     def _policy(self, state: GameState, rng: random.Random, left: float) -> Decision:
         legal = state.legal_decisions()
         if len(legal) == 1:
@@ -312,7 +389,7 @@ class MCTSBot:
 
     def _rollout(self, state: GameState, rng: random.Random) -> list[float]:
         # The current round, then ``rollout_rounds`` more.
-        stop_round = state.round + 1 + self.rollout_rounds
+        stop_round = state.round + 1 + self._rounds
         total = max(1, state.tileset.total() - state.to_remove)
         while True:
             phase = state.phase
@@ -417,8 +494,8 @@ def mcts_from_options(opts: dict[str, str], seed: int | None) -> MCTSBot:
         time_budget=time_budget,
         iterations=iterations,
         c=_float_opt(opts, "c", 0.35, 0.0, 100.0),
-        widen=_float_opt(opts, "widen", 2.0, 0.1, 1000.0),
-        rollout_rounds=_int_opt(opts, "rollout", 1, 0, 100),
+        widen=_float_opt(opts, "widen", 2.0, 0.1, 1000.0) if "widen" in opts else None,
+        rollout_rounds=_int_opt(opts, "rollout", -1, 0, 100) if "rollout" in opts else None,
         rollout_width=_int_opt(opts, "width", 8, 1, 10_000),
         temperature=_float_opt(opts, "temperature", 6.0, 0.01, 1000.0),
         cpu_clock=clock == "cpu",
