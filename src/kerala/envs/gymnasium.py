@@ -46,7 +46,7 @@ import numpy.typing as npt
 from kerala.actions import Decision
 from kerala.bots import Bot, make_bot
 from kerala.envs.encoding import ACTIONS, ranked_returns
-from kerala.envs.pettingzoo import render_text
+from kerala.envs.pettingzoo import render_in_mode
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
@@ -222,14 +222,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         return self._observation(), reward, s.is_over(), False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_text(self.state_now)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_in_mode(self.render_mode, self.state_now)
 
     def close(self) -> None:
         pass

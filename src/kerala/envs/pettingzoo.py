@@ -198,17 +198,22 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
 
     def render(self) -> str | None:
         """A text picture of the public state (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_text(self.state_now)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_in_mode(self.render_mode, self.state_now)
 
     def close(self) -> None:
         pass
+
+
+def render_in_mode(render_mode: str | None, state: GameState) -> str | None:
+    """The ``render()`` of both envs: ``ansi`` returns the text, ``human`` prints it."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode")
+        return None
+    text = render_text(state)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def render_text(state: GameState) -> str:
@@ -238,4 +243,4 @@ def env(
     return e
 
 
-__all__ = ["IllegalActionError", "env", "raw_env", "render_text"]
+__all__ = ["IllegalActionError", "env", "raw_env", "render_in_mode", "render_text"]
