@@ -320,15 +320,16 @@ def bench_playouts(players: int, seconds: float, seed: int = 1) -> dict[str, Any
     rng = random.Random(seed)
     colors = list(COLORS[:players])
     games = decisions = 0
+    place, over = Phase.PLACE, Phase.OVER
     start = time.perf_counter()
     while True:
         s = new_game(colors, rng=rng)
         while True:
             phase = s.phase
-            if phase < Phase.PLACE:
+            if phase < place:
                 s.sample_draw(rng)
                 continue
-            if phase == Phase.OVER:
+            if phase == over:
                 break
             legal = s.legal_decisions()
             s.apply_unchecked(legal[int(rng.random() * len(legal))])

@@ -80,31 +80,52 @@ class _Area:
 
 
 def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
-    from kerala.grounds import NEIGHBOURS
+    """SC1's areas: orthogonally connected cells whose top tiles share a color.
+
+    Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
+    between equally good areas deterministic.
+    """
+    from kerala.grounds import _STRIDE
 
     stacks = g.stacks
-    top = {k: s[-1][0].color for k, s in stacks.items()}
+    by_color: dict[str, set[int]] = {}
+    for k, s in stacks.items():
+        c = s[-1][0].color
+        same = by_color.get(c)
+        if same is None:
+            by_color[c] = {k}
+        else:
+            same.add(k)
     area_of: dict[int, int] = {}
     areas: list[_Area] = []
     for start in sorted(stacks):
         if start in area_of:
             continue
-        color = top[start]
+        s = stacks[start]
+        color = s[-1][0].color
+        left = by_color[color]
+        left.discard(start)
         a = _Area(len(areas), color)
         areas.append(a)
-        area_of[start] = a.index
-        todo = [start]
-        while todo:
-            k = todo.pop()
-            a.cells.append(k)
+        index = a.index
+        area_of[start] = index
+        cells = a.cells
+        cells.append(start)
+        tiles = symbols = 0
+        i = 0
+        while i < len(cells):
+            k = cells[i]
+            i += 1
             s = stacks[k]
-            a.tiles += len(s)
-            a.symbols += s[-1][0].symbols
-            for d in NEIGHBOURS:
-                n = k + d
-                if n in top and n not in area_of and top[n] == color:
-                    area_of[n] = a.index
-                    todo.append(n)
+            tiles += len(s)
+            symbols += s[-1][0].symbols
+            for n in (k - 1, k + _STRIDE, k + 1, k - _STRIDE):
+                if n in left:
+                    left.discard(n)
+                    area_of[n] = index
+                    cells.append(n)
+        a.tiles = tiles
+        a.symbols = symbols
     return areas, area_of
 
 
@@ -118,12 +139,11 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
     links: dict[tuple[int, int], int] = {}
     for k, s in stacks.items():
         t, edge = s[-1]
-        if t.arch_color is None or edge is None:
+        if edge is None or t.arch_color is None:
             continue
-        f = k + EDGE_KEY_DELTA[edge]
-        fs = stacks.get(f)
+        fs = stacks.get(k + EDGE_KEY_DELTA[edge])
         if fs is not None and fs[-1][0].color == t.arch_color:
-            pair = (area_of[k], area_of[f])
+            pair = (area_of[k], area_of[k + EDGE_KEY_DELTA[edge]])
             links[pair] = links.get(pair, 0) + 1
     linked: set[int] = set()
     partner: dict[int, list[tuple[int, int]]] = {}
@@ -133,31 +153,30 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         partner.setdefault(ia, []).append((ib, cnt))
         partner.setdefault(ib, []).append((ia, cnt))
 
-    def unary(a: _Area) -> int:
-        # Keeping an area saves its -2 per tile and scores its symbols.
-        return -REMOVED_TILE_POINTS * a.tiles + a.symbols
-
-    by_color: dict[str, list[_Area]] = {c: [] for c in COLORS}
+    # Keeping an area saves its -2 per tile and scores its symbols.
+    value = [-REMOVED_TILE_POINTS * a.tiles + a.symbols for a in areas]
+    by_color: dict[str, list[int]] = {c: [] for c in COLORS}
     for a in areas:
-        by_color[a.color].append(a)
+        by_color[a.color].append(a.index)
 
-    # Candidate kept-sets per color (tuples of area indices).
+    # Candidate kept-sets per color (tuples of area indices, ascending).
     domains: list[list[tuple[int, ...]]] = []
     for color in COLORS:
         group = by_color[color]
         cap = 2 if color == g.color else 1
         if len(group) <= cap:
-            domains.append([tuple(a.index for a in group)])
+            domains.append([tuple(group)])
             continue
+        # The best unlinked areas (on equal value, the lower index; sorted() is stable).
         unlinked = sorted(
-            (a for a in group if a.index not in linked), key=lambda a: (-unary(a), a.index)
+            [i for i in group if i not in linked], key=value.__getitem__, reverse=True
         )[:cap]
-        cands = [a.index for a in group if a.index in linked] + [a.index for a in unlinked]
+        cands = [i for i in group if i in linked] + unlinked
         cands.sort()
         domains.append(list(combinations(cands, cap)))
 
-    value = [unary(a) for a in areas]
-    best_choice = _best(domains, value, partner)
+    # Without a scoring arch every color has one candidate: the best areas.
+    best_choice = _best(domains, value, partner) if links else [d[0] for d in domains]
     kept = {i for choice in best_choice for i in choice}
 
     surplus = 0
@@ -170,15 +189,15 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
             by_color_symbols[a.color] += a.symbols
         else:
             surplus += REMOVED_TILE_POINTS * a.tiles
-            removed.extend(a.cells)
+            removed += a.cells
     arches = 0
     for (ia, ib), cnt in links.items():
         if ia in kept and ib in kept:
             arches += ARCH_POINTS * cnt
-    present = {a.color for a in areas}
-    missing = MISSING_COLOR_POINTS * (len(COLORS) - len(present))
+    missing = MISSING_COLOR_POINTS * sum(1 for c in COLORS if not by_color[c])
     standing = 2 - g.passes
     total = surplus + missing + standing + arches + symbols
+    removed.sort()  # key order is (x, y) order
     return ScoreBreakdown(
         total=total,
         surplus=surplus,
@@ -186,7 +205,7 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         standing=standing,
         arches=arches,
         symbols=symbols,
-        removed_cells=tuple(sorted(cell(k) for k in removed)),
+        removed_cells=tuple(map(cell, removed)),
         symbols_by_color=tuple(by_color_symbols.items()),
     )
 
