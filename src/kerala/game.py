@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
-from kerala.grounds import _STRIDE, LIMIT, NEIGHBOURS, Grounds, cell, key
+from kerala.grounds import _OFFSET, _STRIDE, LIMIT, NEIGHBOURS, Grounds, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
 
@@ -78,11 +78,16 @@ class _PlaceOptions:
 
     def __init__(self, seat: int, t: TileType, fk: int) -> None:
         frm = cell(fk)
-        edges: tuple[str | None, ...] = EDGES if t.is_arch else (None,)
-        self.per_target = {
-            fk + d: tuple(Place(seat, t, cell(fk + d), frm, e) for e in edges) for d in NEIGHBOURS
-        }
-        self.every: tuple[Place, ...] = sum(self.per_target.values(), ())
+        per_target: dict[int, tuple[Place, ...]] = {}
+        if t.is_arch:
+            for d in NEIGHBOURS:
+                to = cell(fk + d)
+                per_target[fk + d] = tuple([Place(seat, t, to, frm, e) for e in EDGES])
+        else:
+            for d in NEIGHBOURS:
+                per_target[fk + d] = (Place(seat, t, cell(fk + d), frm, None),)
+        self.per_target = per_target
+        self.every: tuple[Place, ...] = sum(per_target.values(), ())
         self.without: dict[int, tuple[Place, ...]] = {}
 
     def but(self, tk: int) -> tuple[Place, ...]:
@@ -149,11 +154,12 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
     """
     if type(d) is Place:
         stacks = g.stacks
-        tk = key(d.to)
+        to, frm = d.to, d.from_
+        tk = (to[0] + _OFFSET) * _STRIDE + to[1] + _OFFSET  # key(), inlined
         s = stacks.get(tk)
         stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
         els = g.elephants
-        if els[0] == key(d.from_):
+        if els[0] == (frm[0] + _OFFSET) * _STRIDE + frm[1] + _OFFSET:
             els[0] = tk
         else:
             els[1] = tk
@@ -348,7 +354,21 @@ class GameState:
 
     def sample_draw(self, rng: random.Random) -> TileType:
         """Draw a uniformly random tile at this chance node using ``rng`` and apply it."""
-        src = self.pool if self.phase == _REMOVAL else self.bag
+        bag = self.bag
+        if self.phase == _DRAW and bag:
+            # The common case, inlined: a display draw.
+            i = int(rng.random() * len(bag))
+            t = bag[i]
+            bag[i] = bag[-1]
+            bag.pop()
+            display = self.display
+            display.append(t)
+            self.log.append(t)
+            if len(display) == self.n:
+                self.phase = _PLACE
+                self.turn = 0
+            return t
+        src = self.pool if self.phase == _REMOVAL else bag
         if self.phase > _DRAW or not src:
             raise IllegalDrawError("no draw is due")
         i = int(rng.random() * len(src))
@@ -397,15 +417,17 @@ class GameState:
             tiles = dict.fromkeys(display) if len(display) > 1 else display
             cache = _PLACE_CACHE[seat]
             out: list[Decision] = []
-            for fk, other in ((e0, e1), (e1, e0)) if e1 != e0 else ((e0, e1),):
-                # P4: the target must not hold the other elephant.
-                blocked = other - fk in _NEIGHBOUR_SET
-                base = fk * 64
+            # P4: a target must not hold the other elephant (a symmetric question).
+            blocked = e1 - e0 in _NEIGHBOUR_SET
+            base = e0 * 64
+            for t in tiles:
+                opts = cache.get(base + t.index) or _place_options(seat, t, e0)
+                out += opts.but(e1) if blocked else opts.every
+            if e1 != e0:
+                base = e1 * 64
                 for t in tiles:
-                    opts = cache.get(base + t.index)
-                    if opts is None:
-                        opts = _place_options(seat, t, fk)
-                    out += opts.but(other) if blocked else opts.every
+                    opts = cache.get(base + t.index) or _place_options(seat, t, e1)
+                    out += opts.but(e0) if blocked else opts.every
             if g.passes < MAX_PASSES:
                 out.append(_PASS[seat])
             return out
@@ -513,32 +535,30 @@ class GameState:
     def apply_unchecked(self, d: Decision) -> None:
         """Apply a decision known to be legal (one from :meth:`legal_decisions`)."""
         self.log.append(d)
+        apply_to_grounds(self.grounds[d.seat], d)
         if type(d) is Place:
             t = d.take
             self.display.remove(t)
-            apply_to_grounds(self.grounds[d.seat], d)
             if t.special is not None:
                 self.phase = _FOLLOW_UP
                 self.pending = t.special
                 return
-        else:
-            apply_to_grounds(self.grounds[d.seat], d)
-        self._end_turn()
-
-    def _end_turn(self) -> None:
+        # The turn ends.
         self.pending = None
-        self.turn += 1
-        if self.turn == self.n:
-            # G3: tiles left in the display leave the game.
-            self.display.clear()
-            if not self.bag:
-                self.phase = _OVER  # G4
-            else:
-                self.round += 1
-                self.turn = 0
-                self.phase = _DRAW
-        else:
+        turn = self.turn + 1
+        if turn < self.n:
+            self.turn = turn
             self.phase = _PLACE
+            return
+        # G3: tiles left in the display leave the game.
+        self.display.clear()
+        if not self.bag:
+            self.turn = turn
+            self.phase = _OVER  # G4
+        else:
+            self.round += 1
+            self.turn = 0
+            self.phase = _DRAW
 
     # -- copies, results, views ----------------------------------------------------------
 
