@@ -82,3 +82,14 @@ def test_sp2_articulation_points_match_brute_force(n: int, seed: int) -> None:
     for c in cells:
         assert g.is_connected(without=key(c)) == (c not in brute)
     assert {cell(k) for k in g.articulation_points()} == brute
+    assert g._articulation_points_iterative() == g.articulation_points()
+
+
+def test_sp2_articulation_points_of_grounds_too_big_to_recurse() -> None:
+    """A comb of 481 cells (beyond any real game) takes the non-recursive path, same answer."""
+    cells = {(x, 0) for x in range(40)} | {(x, y) for x in range(0, 40, 2) for y in range(1, 23)}
+    cells.add((39, 1))
+    g = make_grounds("blue", dict.fromkeys(cells, "red:e1"))
+    assert len(g.stacks) == 481
+    brute = {c for c in cells if not connected(cells - {c})}
+    assert {cell(k) for k in g.articulation_points()} == brute

@@ -54,6 +54,30 @@ def cell(k: CellKey) -> Cell:
     return c
 
 
+#: Above this many stacks, :meth:`Grounds.articulation_points` does not recurse.
+_RECURSIVE_UP_TO: Final = 400
+
+
+def _low_link(
+    stacks: dict[CellKey, Stack], disc: dict[CellKey, int], cut: set[CellKey], k: int, parent: int
+) -> int:
+    """Tarjan's depth-first step below the root: number ``k``, return its low link."""
+    d = disc[k] = len(disc)
+    low = d
+    for n in (k - 1, k + _STRIDE, k + 1, k - _STRIDE):
+        if n in stacks and n != parent:
+            dn = disc.get(n)
+            if dn is None:
+                sub = _low_link(stacks, disc, cut, n, k)
+                if sub < low:
+                    low = sub
+                elif sub >= d:
+                    cut.add(k)
+            elif dn < low:
+                low = dn
+    return low
+
+
 class Grounds:
     """Mutable festival grounds of one player; the game state owns one per seat."""
 
@@ -140,10 +164,27 @@ class Grounds:
         return len(seen) == len(cells)
 
     def articulation_points(self) -> set[CellKey]:
-        """Cells whose removal would split the grounds (iterative Tarjan)."""
+        """Cells whose removal would split the grounds (Tarjan's algorithm)."""
         stacks = self.stacks
         if len(stacks) < 3:
             return set()
+        if len(stacks) <= _RECURSIVE_UP_TO:
+            # Recursion is twice as fast here; a real game's grounds stay far below the bound.
+            root = next(iter(stacks))
+            disc = {root: 0}
+            cut: set[CellKey] = set()
+            children = 0
+            for n in (root - 1, root + _STRIDE, root + 1, root - _STRIDE):
+                if n in stacks and n not in disc:
+                    _low_link(stacks, disc, cut, n, root)
+                    children += 1
+            if children > 1:
+                cut.add(root)
+            return cut
+        return self._articulation_points_iterative()
+
+    def _articulation_points_iterative(self) -> set[CellKey]:
+        stacks = self.stacks
         root = next(iter(stacks))
         disc: dict[CellKey, int] = {root: 0}
         low: dict[CellKey, int] = {root: 0}
