@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kerala.tiles import COLORS
 
@@ -79,11 +79,11 @@ class _Area:
         self.symbols = 0
 
 
-def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
+def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
     """SC1's areas: orthogonally connected cells whose top tiles share a color.
 
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
-    between equally good areas deterministic.
+    between equally good areas deterministic. Also returns the cells whose top tile is an arch.
     """
     from kerala.grounds import _STRIDE
 
@@ -98,6 +98,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
             same.add(k)
     area_of: dict[int, int] = {}
     areas: list[_Area] = []
+    arches: list[int] = []
     for start in sorted(stacks):
         if start in area_of:
             continue
@@ -118,7 +119,10 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
             i += 1
             s = stacks[k]
             tiles += len(s)
-            symbols += s[-1][0].symbols
+            top = s[-1]
+            symbols += top[0].symbols
+            if top[1] is not None:
+                arches.append(k)
             for n in (k - 1, k + _STRIDE, k + 1, k - _STRIDE):
                 if n in left:
                     left.discard(n)
@@ -126,24 +130,23 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int]]:
                     cells.append(n)
         a.tiles = tiles
         a.symbols = symbols
-    return areas, area_of
+    return areas, area_of, arches
 
 
 def score_grounds(g: Grounds) -> ScoreBreakdown:
     """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
     from kerala.grounds import EDGE_KEY_DELTA, cell
 
-    areas, area_of = _areas(g)
+    areas, area_of, arch_cells = _areas(g)
     stacks = g.stacks
     # Arch links between areas: (area of arch, area faced) -> count of scoring arches.
     links: dict[tuple[int, int], int] = {}
-    for k, s in stacks.items():
-        t, edge = s[-1]
-        if edge is None or t.arch_color is None:
-            continue
-        fs = stacks.get(k + EDGE_KEY_DELTA[edge])
+    for k in arch_cells:
+        t, edge = stacks[k][-1]
+        f = k + EDGE_KEY_DELTA[cast(str, edge)]  # _areas collected the cells with an edge
+        fs = stacks.get(f)
         if fs is not None and fs[-1][0].color == t.arch_color:
-            pair = (area_of[k], area_of[k + EDGE_KEY_DELTA[edge]])
+            pair = (area_of[k], area_of[f])
             links[pair] = links.get(pair, 0) + 1
     linked: set[int] = set()
     partner: dict[int, list[tuple[int, int]]] = {}
