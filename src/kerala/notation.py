@@ -427,10 +427,18 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
                 raise NotationError(f"S3: removed tile {t.name} is of a color a player plays")
     replay_removed = _check_draws_possible(rounds, ts, set(colors), k, removed)
     try:
-        state = new_game(colors, tileset=ts, removal="chosen", removed=replay_removed)
-    except SetupError as e:
+        if removal == "chosen":
+            state = new_game(colors, tileset=ts, removal="chosen", removed=replay_removed)
+        else:
+            # Random removal: the removal's chance nodes take the recorded (or, for a record
+            # that keeps them secret, a reconstructed) tiles, as any imposed draw.
+            state = new_game(colors, tileset=ts, removal="random")
+            for t in replay_removed:
+                state.apply_draw(t)
+    except (SetupError, IllegalDrawError) as e:
         raise NotationError(str(e)) from None
-    state.removal = removal
+    # Without 'removed' the tiles above are a stand-in, not the game's: a writer must not
+    # present them as the record's.
     state.removal_known = removed is not None
     pending = False
     for r, rd in enumerate(rounds):
