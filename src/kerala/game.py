@@ -72,31 +72,29 @@ class _PlaceOptions:
 
     P1/P2/P4 leave one question per elephant: is the other elephant on one of the 4 targets?
     So an entry holds the whole list and, made on first use, the list without each target.
+    (Few objects per entry: the caches hold many, and the cyclic GC walks them all.)
     """
 
-    __slots__ = ("every", "per_target", "without")
+    __slots__ = ("every", "without")
 
     def __init__(self, seat: int, t: TileType, fk: int) -> None:
         frm = cell(fk)
-        per_target: dict[int, tuple[Place, ...]] = {}
+        targets = [cell(fk + d) for d in NEIGHBOURS]
         if t.is_arch:
-            for d in NEIGHBOURS:
-                to = cell(fk + d)
-                per_target[fk + d] = tuple([Place(seat, t, to, frm, e) for e in EDGES])
+            self.every = tuple([Place(seat, t, to, frm, e) for to in targets for e in EDGES])
         else:
-            for d in NEIGHBOURS:
-                per_target[fk + d] = (Place(seat, t, cell(fk + d), frm, None),)
-        self.per_target = per_target
-        self.every: tuple[Place, ...] = sum(per_target.values(), ())
-        self.without: dict[int, tuple[Place, ...]] = {}
+            self.every = tuple([Place(seat, t, to, frm, None) for to in targets])
+        self.without: dict[int, tuple[Place, ...]] | None = None
 
     def but(self, tk: int) -> tuple[Place, ...]:
-        w = self.without.get(tk)
+        w = self.without
         if w is None:
-            w = self.without[tk] = tuple(
-                p for k, decs in self.per_target.items() if k != tk for p in decs
-            )
-        return w
+            w = self.without = {}
+        decs = w.get(tk)
+        if decs is None:
+            to = cell(tk)
+            decs = w[tk] = tuple([p for p in self.every if p.to != to])
+        return decs
 
 
 class _FollowUps(dict[int, _F]):
