@@ -76,6 +76,7 @@ def make_client(sqlite_url: str) -> Iterator[AppFactory]:
             "bot_workers": 1,
             "bot_delay": 0.0,
             "hint_budget": 0.2,  # a short search keeps the tests fast
+            "tune_gc": False,  # many apps share this process; test_gc_is_tuned runs its own
         }
         opts.update(overrides)
         client = TestClient(create_app(Settings(**opts)))

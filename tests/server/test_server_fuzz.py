@@ -35,7 +35,9 @@ schema = schemathesis.openapi.from_dict(
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real uvicorn server in a thread, on a fresh SQLite file, with one real game."""
     db = f"sqlite:///{Path(tmp_path_factory.mktemp('fuzz')) / 'fuzz.sqlite3'}"
-    settings = Settings(db=db, bot_executor="thread", bot_delay=0, bot_workers=1, hint_budget=0.05)
+    settings = Settings(
+        db=db, bot_executor="thread", bot_delay=0, bot_workers=1, hint_budget=0.05, tune_gc=False
+    )
     app = create_app(settings)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

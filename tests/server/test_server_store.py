@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from fastapi.testclient import TestClient
 from serverlib import AppFactory, auth, choose, create, play_chosen, play_to_end, tokens_of
 
 from kerala.notation import read_record
@@ -57,6 +59,38 @@ def test_a_second_server_continues_any_game(make_client: AppFactory, db_url: str
     assert a.get(f"/api/games/{gid}").json()["result"] == final["result"]
     rec = read_record(a.get(f"/api/games/{gid}/record").json())
     assert rec.state.is_over()
+
+
+def test_a_decision_is_judged_on_the_game_the_database_holds(
+    make_client: AppFactory, db_url: str
+) -> None:
+    """A server whose cached game is behind the database takes the current decision, refuses
+    a stale one that its cache alone would have accepted, and stores each decision once."""
+    a = make_client(db=db_url)
+    b = make_client(db=db_url)
+    g = create(a)
+    gid, tok = g["id"], tokens_of(g)
+
+    def look(client: TestClient) -> Any:
+        seat = client.get(f"/api/games/{gid}").json()["to_move"]
+        return client.get(f"/api/games/{gid}", headers=auth(tok[seat])).json()
+
+    def send(client: TestClient, me: Any) -> Any:
+        body = {"decision": choose(me["legal"]), "expected": me["decision_number"]}
+        return client.post(f"/api/games/{gid}/decisions", json=body, headers=auth(tok[me["seat"]]))
+
+    play_chosen(a, gid, tok, 2)  # A's cache: 2 decisions
+    play_chosen(b, gid, tok, 2)  # B moves the game on; A has not looked since
+    r = send(a, look(b))  # the current decision (4 seen), sent to A
+    assert r.status_code == 200, r.text
+    assert r.json()["decision_number"] == 5
+    old = look(a)  # A's cache: 5 decisions
+    play_chosen(b, gid, tok, 2)
+    r = send(a, old)  # legal on A's cache, but two decisions out of date
+    assert r.status_code == 409 and r.json()["code"] == "stale", r.text
+    events = b.get(f"/api/games/{gid}/events").json()["events"]
+    assert [e["decision_number"] for e in events] == [1, 2, 3, 4, 5, 6, 7]
+    assert a.get(f"/api/games/{gid}").json() == b.get(f"/api/games/{gid}").json()
 
 
 def test_group_commit_isolates_a_failing_write(sqlite_url: str) -> None:

@@ -9,11 +9,11 @@ slow to keep up is disconnected; it reconnects with the last number it saw.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from kerala.server.service import Snapshot
+from kerala.server.wire import dumpb
 
 
 @dataclass
@@ -23,15 +23,22 @@ class Published:
     event: dict[str, Any]
     snapshot: Snapshot
     texts: dict[int | None, str] = field(default_factory=dict)
+    event_json: bytes | None = field(default=None, init=False, repr=False)
 
     def text_for(self, seat: int | None) -> str:
         t = self.texts.get(seat)
         if t is None:
-            t = self.texts[seat] = json.dumps(
-                {"type": "event", "event": self.event, "game": self.snapshot.for_seat(seat)},
-                separators=(",", ":"),
-            )
+            if self.event_json is None:
+                self.event_json = dumpb(self.event)
+            t = self.texts[seat] = event_message(self.event_json, self.snapshot.game_json(seat))
         return t
+
+
+def event_message(event_json: bytes, game_json: bytes) -> str:
+    """The ``event`` message: the event and the game after it, as one seat sees it."""
+    return b"".join((b'{"type":"event","event":', event_json, b',"game":', game_json, b"}")).decode(
+        "utf-8"
+    )
 
 
 class Connection:

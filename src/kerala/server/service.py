@@ -4,9 +4,13 @@ This is where the engine meets the database. Every operation on a game runs unde
 lock in this process and checks the database's counters, so a second server process on the same
 database can load and continue any game: nothing lives only in one process's memory, the cache
 of replayed states is only a shortcut that is checked against ``games.event_count`` each time.
+Reads check it before they answer. A decision is checked against the cached state and written
+with a conditional update (``WHERE event_count = seen``) that is the check: if another process
+moved the game on, the write changes nothing, and the decision is judged again on the game as
+the database holds it (:meth:`GameService._deciding`).
 
-An accepted decision is written with a conditional update (``WHERE event_count = seen``) and
-committed before the caller announces it; a stale or concurrent submission changes nothing.
+An accepted decision is committed before the caller announces it; a stale or concurrent
+submission changes nothing.
 
 Hidden information (RULES.md I2) stays here: draws come from the operating system's random
 source when due, the removed tiles live in ``games.hidden_removed``, and what leaves this module
@@ -21,11 +25,12 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -37,11 +42,13 @@ from kerala.scoring import rank
 from kerala.server.errors import ApiError
 from kerala.server.settings import Settings
 from kerala.server.store import Committer, EventRow, GameRow, SeatRow, utcnow
+from kerala.server.wire import dumpb
 from kerala.tiles import TILE_TYPES, load_tileset
 from kerala.views import PlayerView
 
 #: Draws and removals come from the operating system: no seed exists that could leak (I2).
 SYSTEM_RANDOM = secrets.SystemRandom()
+T = TypeVar("T")
 _CACHE_SIZE = 2000
 _GAMES = cast(sa.Table, GameRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
@@ -116,14 +123,28 @@ class Live:
 
 
 class Snapshot:
-    """The ``Game`` JSON of docs/api.md at one event, cheap to specialise for each seat."""
+    """The ``Game`` JSON of docs/api.md at one event, cheap to specialise for each seat.
+
+    It is kept as JSON bytes, not as a tree of dicts and lists: a snapshot of every cached game
+    lives in memory, and thousands of small objects per game would make each of Python's full
+    garbage collections slower (a pause of the whole server). Each seat's text is put together
+    from the pieces once, without serialising the view again.
+    """
+
+    _WATCHER_VIEW = b'{"seat":null'
 
     def __init__(self, live: Live, seat_timeout: float) -> None:
         state = live.state
         self.to_move = state.to_move
-        self.view = state.view(None).to_json()
-        self.legal = (
-            [d.to_json() for d in state.legal_decisions()] if self.to_move is not None else None
+        view = dumpb(state.view(None).to_json())
+        if not view.startswith(self._WATCHER_VIEW):  # pragma: no cover - the view's first key
+            raise AssertionError("a watcher's view starts with its seat")
+        #: The view after its ``seat`` field: each seat's view is ``{"seat":N`` + this.
+        self._view_rest = view[len(self._WATCHER_VIEW) :]
+        self._legal = (
+            dumpb([d.to_json() for d in state.legal_decisions()])
+            if self.to_move is not None
+            else None
         )
         self.event_number = live.event_count
         self.base: dict[str, Any] = {
@@ -138,11 +159,35 @@ class Snapshot:
             "seat_timeout": seat_timeout,
             "result": live.result,
         }
+        self._head = dumpb(self.base)[:-1]  # without the closing brace
+        self._games: dict[int | None, bytes] = {}
+
+    def game_json(self, seat: int | None) -> bytes:
+        """The ``Game`` JSON as ``seat`` sees it (its legal decisions on its turn)."""
+        out = self._games.get(seat)
+        if out is None:
+            s = b"null" if seat is None else str(int(seat)).encode()
+            legal = self._legal if seat is not None and seat == self.to_move else None
+            out = b"".join(
+                (
+                    self._head,
+                    b',"seat":',
+                    s,
+                    b',"view":{"seat":',
+                    s,
+                    self._view_rest,
+                    b',"legal":',
+                    b"null" if legal is None else legal,
+                    b"}",
+                )
+            )
+            self._games[seat] = out
+        return out
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
-        view = self.view if seat is None else {**self.view, "seat": seat}
-        legal = self.legal if seat is not None and seat == self.to_move else None
-        return {**self.base, "seat": seat, "view": view, "legal": legal}
+        """:meth:`game_json` as a dict."""
+        game: dict[str, Any] = orjson.loads(self.game_json(seat))
+        return game
 
 
 @dataclass(frozen=True)
@@ -606,20 +651,41 @@ class GameService:
         by_bot: bool = False,
     ) -> tuple[Snapshot, dict[str, Any]]:
         """Check, apply, store and commit one decision; return the new snapshot and event."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
-            return self._submit(live, seat, decision, expected, by_bot)
+        return self._deciding(
+            game_id, lambda live: self._submit(live, seat, decision, expected, by_bot)
+        )
 
     def submit_as(
         self, game_id: str, token: str, decision: object, expected: int
     ) -> tuple[Snapshot, dict[str, Any], int]:
         """A player's submission: the token names the seat; returns the seat too."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+
+        def op(live: Live) -> tuple[Snapshot, dict[str, Any], int]:
             seat = self.seat_of(live, token)
             d = self.parse_decision(decision, seat)
             snap, event = self._submit(live, seat, d, expected, False)
             return snap, event, seat
+
+        return self._deciding(game_id, op)
+
+    def _deciding(self, game_id: str, op: Callable[[Live], T]) -> T:
+        """Run a decision's ``op`` under the game's lock, on the cached game if there is one.
+
+        The cached game is not checked against the database first: the write that stores the
+        decision is the check (``WHERE event_count = seen``, in the committing transaction).
+        Should another server process have moved the game on, that write changes nothing and
+        the cached state is dropped; and any refusal made from the cached game may be out of
+        date too. Either way the game is brought up to date from the database and ``op`` runs
+        once more, on what the database holds.
+        """
+        with self._game_lock(game_id):
+            live = self._cache.get(game_id)
+            if live is not None:
+                try:
+                    return op(live)
+                except ApiError:
+                    pass
+            return op(self._load(game_id))
 
     def _submit(
         self,

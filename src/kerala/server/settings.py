@@ -52,5 +52,7 @@ class Settings(BaseSettings):
     hint_budget: Annotated[float, Field(ge=0, le=30)] = 1.0
     #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
     public_url: str | None = None
+    #: Tune the garbage collector once started (freeze what startup loaded; see docs/server.md).
+    tune_gc: bool = True
     #: Run ``alembic upgrade head`` when the server starts.
     migrate: bool = True

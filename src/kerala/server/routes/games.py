@@ -37,6 +37,7 @@ from kerala.server.schemas import (
     Replay,
 )
 from kerala.server.service import Snapshot
+from kerala.server.wire import dumpb
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -50,9 +51,11 @@ BOT_DESCRIPTIONS = {
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    return Response(
-        json.dumps(data, separators=(",", ":")), status_code=status, media_type="application/json"
-    )
+    return Response(dumpb(data), status_code=status, media_type="application/json")
+
+
+def _game(snap: Snapshot, seat: int | None) -> Response:
+    return Response(snap.game_json(seat), media_type="application/json")
 
 
 def _base_url(request: Request, public_url: str | None) -> str:
@@ -141,7 +144,7 @@ async def get_game(
 ) -> Response:
     """The game as the token's seat sees it (its legal decisions on its turn), or a watcher."""
     snap, seat = await _game_for(service, bots, game_id, token)
-    return _json(snap.for_seat(seat))
+    return _game(snap, seat)
 
 
 @router.post("/games/{game_id}/decisions", response_model=Game, responses=SEAT_ERRORS)
@@ -157,7 +160,7 @@ async def submit_decision(
     snap, event, seat = await submit(service, game_id, token, body.decision, body.expected)
     hub.publish(game_id, event, snap)
     bots.after(game_id, snap)
-    return _json(snap.for_seat(seat))
+    return _game(snap, seat)
 
 
 async def submit(
@@ -189,7 +192,7 @@ async def hand_to_bot(
     snap, event, by = await run_in_threadpool(work)
     hub.publish(game_id, event, snap)
     bots.after(game_id, snap)
-    return _json(snap.for_seat(by))
+    return _game(snap, by)
 
 
 @router.post("/games/{game_id}/hint", response_model=Hints, responses=SEAT_ERRORS)

@@ -17,20 +17,17 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.server.botrunner import BotRunner
 from kerala.server.errors import ApiError
-from kerala.server.hub import Connection, Hub
+from kerala.server.hub import Connection, Hub, event_message
 from kerala.server.routes.deps import GAME_ID_PATTERN
 from kerala.server.service import GameService, Snapshot
+from kerala.server.wire import dumpb, dumps
 
 router = APIRouter(tags=["live"])
 _MAX_MESSAGE = 64 * 1024
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
-
-
 def _error(e: ApiError) -> str:
-    return _dumps({"type": "error", "status": e.status, **e.to_json()})
+    return dumps({"type": "error", "status": e.status, **e.to_json()})
 
 
 class _Session:
@@ -54,14 +51,9 @@ class _Session:
         self.last = 0
 
     async def send_sync(self, snap: Snapshot) -> None:
+        head = f'{{"type":"sync","event_number":{snap.event_number},"game":'.encode()
         await self.ws.send_text(
-            _dumps(
-                {
-                    "type": "sync",
-                    "event_number": snap.event_number,
-                    "game": snap.for_seat(self.conn.seat),
-                }
-            )
+            b"".join((head, snap.game_json(self.conn.seat), b"}")).decode("utf-8")
         )
         self.last = snap.event_number
 
@@ -72,10 +64,10 @@ class _Session:
         if resync:
             await self.send_sync(snap)
             return
-        game = snap.for_seat(self.conn.seat)
+        game = snap.game_json(self.conn.seat)
         for ev in evs:
             if ev["number"] > self.last:
-                await self.ws.send_text(_dumps({"type": "event", "event": ev, "game": game}))
+                await self.ws.send_text(event_message(dumpb(ev), game))
                 self.last = ev["number"]
 
     async def writer(self) -> None:
