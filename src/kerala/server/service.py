@@ -239,11 +239,15 @@ def replay_state(
     upto: int | None = None,
 ) -> GameState:
     """Rebuild a game's state from its setup and events, stopping after ``upto`` decisions."""
-    state = new_game(
-        list(colors), tileset=load_tileset(tileset), removal="chosen", removed=_tiles(removed)
-    )
-    # Replayed as "chosen" to impose the stored removal; the view must still hide it (I2).
-    state.removal = removal
+    ts = load_tileset(tileset)
+    if removal == "chosen":
+        state = new_game(list(colors), tileset=ts, removal="chosen", removed=_tiles(removed))
+    else:
+        # The stored random removal is imposed on the removal's chance nodes, as any draw;
+        # the state stays a random-removal game, whose views hide it (I2).
+        state = new_game(list(colors), tileset=ts, removal="random")
+        for t in _tiles(removed):
+            state.apply_draw(t)
     for t in _tiles(first_drawn):
         state.apply_draw(t)
     done = 0
