@@ -14,7 +14,7 @@ import pytest
 from enginelib import connected, make_grounds, play_random, position, removal_for, snapshot
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
-from kerala.game import CHANCE, TERMINAL, GameState, Phase, new_game
+from kerala.game import CHANCE, TERMINAL, GameState, Phase, new_game, sp1_moves
 from kerala.grounds import key
 from kerala.tiles import COLORS, EDGES, TileSet, load_tileset, tile
 
@@ -561,6 +561,18 @@ def test_sp1_follow_up_moves_either_elephant_to_any_free_stack() -> None:
     s.apply(MoveElephant(0, (0, 1), (0, 0)))
     assert sorted(s.grounds[0].elephant_cells()) == [(0, 0), (3, 0)]
     assert (s.current_player, s.phase) == (1, Phase.PLACE)
+
+
+def test_sp1_with_one_free_stack_or_none() -> None:
+    """SP1 lists one move per elephant and free stack, down to one free stack, or none."""
+    one = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, [(1, 0), (1, 0)])
+    assert sp1_moves(one, 0) == [MoveElephant(0, (1, 0), (0, 0))]
+    two = make_grounds(
+        "blue", {(0, 0): "blue:start", (1, 0): "red:e1", (2, 0): "red:e2"}, [(1, 0), (2, 0)]
+    )
+    assert sp1_moves(two, 1) == [MoveElephant(1, (1, 0), (0, 0)), MoveElephant(1, (2, 0), (0, 0))]
+    none = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, [(0, 0), (1, 0)])
+    assert sp1_moves(none, 0) == []
 
 
 def test_sp1_is_optional() -> None:
