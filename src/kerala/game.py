@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from itertools import filterfalse
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -116,11 +116,11 @@ class _FollowUps(dict[int, _F]):
 
 
 # Per seat: {tile index + 64 * from key: placements}; {source key: follow-ups by target}.
-_PLACE_CACHE: list[dict[int, _PlaceOptions]] = [{} for _ in range(8)]
-_SP1_CACHE: list[dict[int, _FollowUps[MoveElephant]]] = [{} for _ in range(8)]
-_SP2_CACHE: list[dict[int, _FollowUps[MoveStack]]] = [{} for _ in range(8)]
-_PASS: Final = tuple(Pass(s) for s in range(8))
-_SKIP: Final = tuple(FollowUpSkip(s) for s in range(8))
+_PLACE_CACHE: list[dict[int, _PlaceOptions]] = [{} for _ in COLORS]
+_SP1_CACHE: list[dict[int, _FollowUps[MoveElephant]]] = [{} for _ in COLORS]
+_SP2_CACHE: list[dict[int, _FollowUps[MoveStack]]] = [{} for _ in COLORS]
+_PASS: Final = tuple(Pass(s) for s in range(len(COLORS)))
+_SKIP: Final = tuple(FollowUpSkip(s) for s in range(len(COLORS)))
 _CACHE_LIMIT: Final = 100_000
 
 
@@ -181,14 +181,14 @@ def sp1_moves(g: Grounds, seat: int) -> list[Decision]:
     out: list[Decision] = []
     if not targets:
         return out
-    pick = itemgetter(*targets) if len(targets) > 1 else _one(targets[0])
+    pick = itemgetter(*targets)  # one target: the decision itself, not a tuple
     for ek in dict.fromkeys(els):
-        out += pick(_follow_ups(_SP1_CACHE, MoveElephant, seat, ek))
+        got = pick(_follow_ups(_SP1_CACHE, MoveElephant, seat, ek))
+        if len(targets) > 1:
+            out += got
+        else:
+            out.append(got)
     return out
-
-
-def _one(k: int) -> Callable[[Mapping[int, _F]], tuple[_F]]:
-    return lambda m: (m[k],)
 
 
 def sp2_sources(g: Grounds) -> list[int]:
@@ -352,21 +352,7 @@ class GameState:
 
     def sample_draw(self, rng: random.Random) -> TileType:
         """Draw a uniformly random tile at this chance node using ``rng`` and apply it."""
-        bag = self.bag
-        if self.phase == _DRAW and bag:
-            # The common case, inlined: a display draw.
-            i = int(rng.random() * len(bag))
-            t = bag[i]
-            bag[i] = bag[-1]
-            bag.pop()
-            display = self.display
-            display.append(t)
-            self.log.append(t)
-            if len(display) == self.n:
-                self.phase = _PLACE
-                self.turn = 0
-            return t
-        src = self.pool if self.phase == _REMOVAL else bag
+        src = self.pool if self.phase == _REMOVAL else self.bag
         if self.phase > _DRAW or not src:
             raise IllegalDrawError("no draw is due")
         i = int(rng.random() * len(src))
