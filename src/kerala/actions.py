@@ -12,15 +12,29 @@ seat, or ``{"seat": s, "skip": true}``.
 {'seat': 0, 'take': 'blue:arch-red', 'to': [1, 0], 'from': [0, 0], 'arch': 'N'}
 >>> decision_from_json(d.to_json()) == d
 True
+
+Each decision also has a short text form, ``str(d)``, in the terminal's tile codes, which
+:func:`parse_decision` reads back (the seat is not part of it; the caller or
+:meth:`~kerala.game.GameState.parse_decision` supplies it):
+
+>>> str(d), parse_decision(str(d), seat=0) == d
+('Bar 0,0>1,0 N', True)
+>>> [str(x) for x in (Pass(1), FollowUpSkip(1), MoveStack(1, (2, 0), (0, -1)))]
+['pass', 'skip', 'stack 2,0>0,-1']
+>>> describe(d)
+'took Bar (blue:arch-red) to (1, 0) from (0, 0), facing N'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from kerala.errors import KeralaError
-from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType
+from kerala.errors import KeralaError, TileSetError
+from kerala.grounds import LIMIT
+from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType, tile_from_code
 
 Cell = tuple[int, int]
 Seat = int
@@ -38,6 +52,9 @@ class Pass:
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +78,10 @@ class Place:
             d["arch"] = self.arch
         return d
 
+    def __str__(self) -> str:
+        edge = f" {self.arch}" if self.arch is not None else ""
+        return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
+
 
 @dataclass(frozen=True, slots=True)
 class MoveElephant:
@@ -72,6 +93,9 @@ class MoveElephant:
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_elephant": {"from": list(self.from_), "to": list(self.to)}}
+
+    def __str__(self) -> str:
+        return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +109,9 @@ class MoveStack:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_stack": {"from": list(self.from_), "to": list(self.to)}}
 
+    def __str__(self) -> str:
+        return f"stack {_xy(self.from_)}>{_xy(self.to)}"
+
 
 @dataclass(frozen=True, slots=True)
 class FollowUpSkip:
@@ -95,18 +122,34 @@ class FollowUpSkip:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "skip": True}
 
+    def __str__(self) -> str:
+        return "skip"
+
 
 Decision = Pass | Place | MoveElephant | MoveStack | FollowUpSkip
 FollowUp = MoveElephant | MoveStack | FollowUpSkip
 
 
-def _cell(value: object, where: str) -> Cell:
+def _xy(c: Cell) -> str:
+    return f"{c[0]},{c[1]}"
+
+
+def parse_cell(value: object, where: str) -> Cell:
+    """A cell ``[x, y]`` read from JSON (decisions, records, grounds documents).
+
+    Two integers within ±:data:`~kerala.grounds.LIMIT` (P6); anything else raises
+    :class:`DecisionSyntaxError` saying ``where`` and what was wrong.
+    """
     if (
         not isinstance(value, list | tuple)
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise DecisionSyntaxError(f"{where} must be a cell [x, y] of two integers, got {value!r}")
+    if not all(-LIMIT <= v <= LIMIT for v in value):
+        raise DecisionSyntaxError(
+            f"P6: {where}: {list(value)!r} is outside the coordinate range ±{LIMIT}"
+        )
     return (value[0], value[1])
 
 
@@ -129,7 +172,7 @@ def _move(obj: object, name: str) -> tuple[Cell, Cell]:
     _keys(obj, {"from", "to"})
     if "from" not in obj or "to" not in obj:
         raise DecisionSyntaxError(f"'{name}' needs both 'from' and 'to'")
-    return _cell(obj["from"], f"{name}.from"), _cell(obj["to"], f"{name}.to")
+    return parse_cell(obj["from"], f"{name}.from"), parse_cell(obj["to"], f"{name}.to")
 
 
 def decision_from_json(obj: object) -> Decision:
@@ -162,7 +205,7 @@ def decision_from_json(obj: object) -> Decision:
             raise DecisionSyntaxError(f"placing the arch tile {t.name} needs 'arch' (N, E, S, W)")
         if not t.is_arch and arch is not None:
             raise DecisionSyntaxError(f"{t.name} is not an arch tile: 'arch' is not allowed")
-        return Place(seat, t, _cell(obj["to"], "to"), _cell(obj["from"], "from"), arch)
+        return Place(seat, t, parse_cell(obj["to"], "to"), parse_cell(obj["from"], "from"), arch)
     if "move_elephant" in obj:
         _keys(obj, {"seat", "move_elephant"})
         a, b = _move(obj["move_elephant"], "move_elephant")
@@ -178,3 +221,142 @@ def decision_from_json(obj: object) -> Decision:
 
 def decision_to_json(d: Decision) -> dict[str, Any]:
     return d.to_json()
+
+
+# -- turns: a placement with its follow-up folded in (NOTATION.md) --------------------------
+
+#: The fields of a turn object that hold its follow-up move (SP1, SP2).
+FOLLOW_UP_FIELDS: Final = ("move_elephant", "move_stack")
+_FOLLOW_UP_FIELD: Final = {"move-elephant": "move_elephant", "move-tile": "move_stack"}
+
+
+def turn_to_json(d: Decision, follow_up: Decision | None = None) -> dict[str, Any]:
+    """A turn object: ``d`` with its follow-up's move folded in (a skip adds nothing)."""
+    out = d.to_json()
+    if isinstance(follow_up, MoveElephant | MoveStack):
+        out.update({k: v for k, v in follow_up.to_json().items() if k != "seat"})
+    return out
+
+
+def turn_from_json(obj: Mapping[str, Any]) -> tuple[Pass | Place, MoveElephant | MoveStack | None]:
+    """Split a turn object into its decision and the follow-up move folded into it, if any.
+
+    Checks the form only (NOTATION.md): one follow-up field at most, after a special tile of
+    its kind. Whether the moves are legal is the engine's question.
+    """
+    fields = [k for k in FOLLOW_UP_FIELDS if k in obj]
+    if len(fields) > 1:
+        raise DecisionSyntaxError("a turn has at most one of 'move_elephant' and 'move_stack'")
+    d = decision_from_json({k: v for k, v in obj.items() if k not in FOLLOW_UP_FIELDS})
+    if not isinstance(d, Pass | Place):
+        raise DecisionSyntaxError("a turn takes a tile ('take') or passes ('pass': true)")
+    if not fields:
+        return d, None
+    if not isinstance(d, Place) or d.take.special is None:
+        raise DecisionSyntaxError(
+            "'move_elephant' and 'move_stack' follow only a special tile (SP1, SP2)"
+        )
+    allowed = _FOLLOW_UP_FIELD[d.take.special]
+    if fields[0] != allowed:
+        raise DecisionSyntaxError(f"{d.take.name} allows '{allowed}', not '{fields[0]}'")
+    fu = decision_from_json({"seat": d.seat, allowed: obj[allowed]})
+    assert isinstance(fu, MoveElephant | MoveStack)
+    return d, fu
+
+
+# -- the short text form ---------------------------------------------------------------------
+
+_NUM = r"\s*(-?\d+)\s*"
+_TEXT: Final = re.compile(
+    rf"(?P<what>\S+)\s+{_NUM},{_NUM}>{_NUM},{_NUM}(?:\s+(?P<edge>\S+))?\s*",
+)
+_MOVES: Final[dict[str, type[MoveElephant] | type[MoveStack]]] = {
+    "elephant": MoveElephant,
+    "stack": MoveStack,
+}
+
+
+def parse_decision(text: str, seat: Seat) -> Decision:
+    """Read the short text form of a decision (``str(d)``) as a decision of ``seat``.
+
+    ``pass``, ``skip``, ``G2 0,0>1,0`` (take G2, elephant from (0, 0) to (1, 0)),
+    ``Rak 0,0>1,0 N`` (an arch and the edge it faces), ``elephant 1,0>3,1`` (SP1),
+    ``stack 2,0>0,-1`` (SP2). A tile may also be written by its NOTATION.md name. Raises
+    :class:`DecisionSyntaxError` on anything else.
+    """
+    words = text.strip()
+    if words.lower() == "pass":
+        return Pass(seat)
+    if words.lower() == "skip":
+        return FollowUpSkip(seat)
+    m = _TEXT.fullmatch(words)
+    if m is None:
+        raise DecisionSyntaxError(
+            f"not a decision: {text!r} (write e.g. 'pass', 'skip', 'G2 0,0>1,0', "
+            "'Rak 0,0>1,0 N', 'elephant 0,0>2,1' or 'stack 1,0>2,0')"
+        )
+    what, edge = m["what"], m["edge"]
+    frm = parse_cell((int(m[2]), int(m[3])), "from")
+    to = parse_cell((int(m[4]), int(m[5])), "to")
+    move = _MOVES.get(what.lower())
+    if move is not None:
+        if edge is not None:
+            raise DecisionSyntaxError(f"a {what.lower()} move takes no edge, got {edge!r}")
+        return move(seat, frm, to)
+    try:
+        t = TILE_TYPES[what] if ":" in what else tile_from_code(what)
+    except (KeyError, TileSetError):
+        raise DecisionSyntaxError(f"unknown tile {what!r} (a code like G2 or Rak)") from None
+    if t.kind == "start":
+        raise DecisionSyntaxError(f"{what} is a start tile: it is never taken")
+    if t.is_arch and edge not in EDGES:
+        raise DecisionSyntaxError(f"placing the arch tile {t.code} needs its edge N, E, S or W")
+    if not t.is_arch and edge is not None:
+        raise DecisionSyntaxError(f"{t.code} is not an arch tile: it takes no edge")
+    return Place(seat, t, to, frm, edge)
+
+
+# -- decisions in words ----------------------------------------------------------------------
+
+
+def _words_cell(c: Cell) -> str:
+    return f"({c[0]}, {c[1]})"
+
+
+def describe(d: Decision, *, place: Place | None = None) -> str:
+    """A decision in words, for move logs, menus and hints.
+
+    ``place`` is the placement a skip follows, so that the skip can say which special tile.
+    """
+    if isinstance(d, Pass):
+        return "passed (an elephant lies down)"
+    if isinstance(d, Place):
+        arch = f", facing {d.arch}" if d.arch else ""
+        where = f"to {_words_cell(d.to)} from {_words_cell(d.from_)}"
+        return f"took {d.take.code} ({d.take.name}) {where}{arch}"
+    if isinstance(d, MoveElephant):
+        return f"moved the elephant from {_words_cell(d.from_)} to {_words_cell(d.to)}"
+    if isinstance(d, MoveStack):
+        return f"moved the stack from {_words_cell(d.from_)} to {_words_cell(d.to)}"
+    what = place.take.special if place is not None else "special tile"
+    return f"skipped the {what} follow-up"
+
+
+__all__ = [
+    "FOLLOW_UP_FIELDS",
+    "Decision",
+    "DecisionSyntaxError",
+    "FollowUp",
+    "FollowUpSkip",
+    "MoveElephant",
+    "MoveStack",
+    "Pass",
+    "Place",
+    "decision_from_json",
+    "decision_to_json",
+    "describe",
+    "parse_cell",
+    "parse_decision",
+    "turn_from_json",
+    "turn_to_json",
+]

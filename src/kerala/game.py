@@ -27,19 +27,33 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import filterfalse
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import Final, TypeVar
 
-from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
+from kerala.actions import (
+    Decision,
+    FollowUpSkip,
+    MoveElephant,
+    MoveStack,
+    Pass,
+    Place,
+    parse_decision,
+)
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
-from kerala.grounds import _OFFSET, _STRIDE, LIMIT, NEIGHBOURS, Grounds, cell, key
+from kerala.grounds import (
+    LIMIT,
+    NEIGHBOURS,
+    OFFSET,
+    STRIDE,
+    Grounds,
+    cell,
+    key,
+)
+from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
-
-if TYPE_CHECKING:
-    from kerala.views import PlayerView
 
 #: RULES.md S3: how many tiles leave the game before play, by player count.
 REMOVAL_COUNT: Final[dict[int, int]] = {2: 20, 3: 10, 4: 4, 5: 0}
@@ -62,6 +76,7 @@ _REMOVAL, _DRAW, _PLACE, _FOLLOW_UP, _OVER = Phase
 
 
 _NEIGHBOUR_SET: Final = frozenset(NEIGHBOURS)
+_STRIDE: Final = STRIDE  # the name the SP2 functions use
 _F = TypeVar("_F", MoveElephant, MoveStack)
 
 
@@ -153,11 +168,11 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
     if type(d) is Place:
         stacks = g.stacks
         to, frm = d.to, d.from_
-        tk = (to[0] + _OFFSET) * _STRIDE + to[1] + _OFFSET  # key(), inlined
+        tk = (to[0] + OFFSET) * STRIDE + to[1] + OFFSET  # key(), inlined
         s = stacks.get(tk)
         stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
         els = g.elephants
-        if els[0] == (frm[0] + _OFFSET) * _STRIDE + frm[1] + _OFFSET:
+        if els[0] == (frm[0] + OFFSET) * STRIDE + frm[1] + OFFSET:
             els[0] = tk
         else:
             els[1] = tk
@@ -286,6 +301,53 @@ class GameState:
     pending: str | None
     log: list[TileType | Decision]
     rng: random.Random | None
+
+    def __init__(
+        self,
+        colors: Sequence[str],
+        tileset: TileSet,
+        removal: str,
+        to_remove: int,
+        *,
+        removed: Iterable[TileType] = (),
+        removal_known: bool = True,
+        pool: Iterable[TileType] = (),
+        bag: Iterable[TileType] = (),
+        grounds: Iterable[Grounds] | None = None,
+        round: int = 0,
+        turn: int = 0,
+        display: Iterable[TileType] = (),
+        phase: Phase = Phase.DRAW,
+        pending: str | None = None,
+        log: Iterable[TileType | Decision] = (),
+        rng: random.Random | None = None,
+    ) -> None:
+        """A state holding these facts; its lists and grounds are its own copies.
+
+        The one way every state is made: :func:`new_game` (which checks a setup against
+        RULES.md S1–S4 first), :meth:`copy` and :func:`kerala.views.sample_state` call it. It
+        trusts its arguments; ``grounds=None`` gives every seat its start grounds (S2).
+        """
+        self.colors = tuple(colors)
+        self.n = len(self.colors)
+        self.tileset = tileset
+        self.removal = removal
+        self.to_remove = to_remove
+        self.removed = list(removed)
+        self.removal_known = removal_known
+        self.pool = list(pool)
+        self.bag = list(bag)
+        if grounds is None:
+            self.grounds = [Grounds.start(c) for c in self.colors]
+        else:
+            self.grounds = [g.copy() for g in grounds]
+        self.round = round
+        self.turn = turn
+        self.display = list(display)
+        self.phase = phase
+        self.pending = pending
+        self.log = list(log)
+        self.rng = rng
 
     # -- who is to act -----------------------------------------------------------------
 
@@ -430,14 +492,19 @@ class GameState:
 
     # -- applying ----------------------------------------------------------------------
 
-    def _check(self, d: Decision) -> None:
-        """Raise :class:`IllegalDecisionError` unless ``d`` is legal now. Changes nothing."""
+    def _seat_to_decide(self) -> int:
+        """The seat to decide; :class:`IllegalDecisionError` when no decision is due."""
         phase = self.phase
         if phase == _OVER:
             raise IllegalDecisionError("the game is over", "G4")
         if phase < _PLACE:
             raise IllegalDecisionError("a tile must be drawn first", "G1")
-        seat = (self.round + self.turn) % self.n
+        return (self.round + self.turn) % self.n
+
+    def _check(self, d: Decision) -> None:
+        """Raise :class:`IllegalDecisionError` unless ``d`` is legal now. Changes nothing."""
+        phase = self.phase
+        seat = self._seat_to_decide()
         if not isinstance(d, Pass | Place | MoveElephant | MoveStack | FollowUpSkip):
             raise IllegalDecisionError(f"not a decision: {d!r}")
         if d.seat != seat:
@@ -548,29 +615,28 @@ class GameState:
 
     def copy(self, with_rng: bool = True) -> GameState:
         """An independent copy (for search). ``with_rng=False`` leaves the copy without RNG."""
-        c = GameState.__new__(GameState)
-        c.tileset = self.tileset
-        c.colors = self.colors
-        c.n = self.n
-        c.removal = self.removal
-        c.removed = list(self.removed)
-        c.removal_known = self.removal_known
-        c.to_remove = self.to_remove
-        c.pool = list(self.pool)
-        c.bag = list(self.bag)
-        c.grounds = [g.copy() for g in self.grounds]
-        c.round = self.round
-        c.turn = self.turn
-        c.display = list(self.display)
-        c.phase = self.phase
-        c.pending = self.pending
-        c.log = list(self.log)
+        rng = None
         if with_rng and self.rng is not None:
-            c.rng = random.Random()
-            c.rng.setstate(self.rng.getstate())
-        else:
-            c.rng = None
-        return c
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        return GameState(
+            self.colors,
+            self.tileset,
+            self.removal,
+            self.to_remove,
+            removed=self.removed,
+            removal_known=self.removal_known,
+            pool=self.pool,
+            bag=self.bag,
+            grounds=self.grounds,
+            round=self.round,
+            turn=self.turn,
+            display=self.display,
+            phase=self.phase,
+            pending=self.pending,
+            log=self.log,
+            rng=rng,
+        )
 
     def __copy__(self) -> GameState:
         return self.copy()
@@ -588,9 +654,117 @@ class GameState:
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (RULES.md I1, I2); ``None`` gives a watcher's public view."""
-        from kerala.views import player_view
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not in this {self.n}-player game")
+        # The bag count is public; under random removal it is only known once removal is done,
+        # and then it is the bag's size. During removal the view shows the bag that will be.
+        bag_count = len(self.bag) + len(self.pool) - (self.to_remove - len(self.removed))
+        grounds = []
+        for g in self.grounds:
+            stacks = tuple(sorted((cell(k), s) for k, s in g.stacks.items()))
+            e0, e1 = (cell(k) for k in g.elephants)
+            grounds.append(GroundsView(g.color, stacks, (e0, e1), g.passes))
+        return PlayerView(
+            seat=seat,
+            colors=self.colors,
+            tileset=self.tileset.name,
+            tileset_counts=tuple(self.tileset.counts.items()),
+            removal=self.removal,
+            removed=tuple(self.removed) if self.removal == "chosen" else None,
+            to_remove=self.to_remove,
+            grounds=tuple(grounds),
+            display=tuple(self.display),
+            bag_count=bag_count,
+            round=self.round,
+            turn=self.turn,
+            phase=self.phase.name.lower(),
+            to_move=self.to_move,
+            pending=self.pending,
+            rounds=tuple((tuple(d), tuple(t)) for d, t in self.history()),
+        )
 
-        return player_view(self, seat)
+    def __str__(self) -> str:
+        """The public picture of the game (:class:`~kerala.playerview.PlayerView`'s drawing)."""
+        return str(self.view(None))
+
+    def __eq__(self, other: object) -> bool:
+        """The game stands the same: setup, every grounds, display, phase, log, and the hidden
+        tiles (the bag and removal pool as multisets: their order is only the RNG's business).
+        The RNG itself is not compared."""
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._facts() == other._facts()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _facts(self) -> tuple[object, ...]:
+        return (
+            self.colors,
+            self.tileset,
+            self.removal,
+            self.to_remove,
+            Counter(self.removed),
+            self.removal_known,
+            Counter(self.pool),
+            Counter(self.bag),
+            [(g.color, g.stacks, g.elephants, g.passes) for g in self.grounds],
+            self.round,
+            self.turn,
+            self.display,
+            self.phase,
+            self.pending,
+            self.log,
+        )
+
+    # -- replaying, undoing, reading decisions ---------------------------------------------
+
+    def after(self, k: int) -> GameState:
+        """This game replayed from its setup through its first ``k`` decisions and the draws
+        that follow them: the state in which decision ``k + 1`` was chosen.
+
+        The setup, the removal and how much of it is public are this state's (I2), so views
+        of the result hide what views of this state hide. The result has no RNG.
+        """
+        return replay(
+            self.colors,
+            self.log,
+            tileset=self.tileset,
+            removal=self.removal,
+            removed=self.removed,
+            removal_known=self.removal_known,
+            upto=k,
+        )
+
+    def undo(self) -> Decision:
+        """Step back one decision, with the draws that followed it; return that decision.
+
+        As python-chess's ``Board.pop``. The state is replayed from its setup (:meth:`after`),
+        so it must have come from play, not from grounds put in by hand; drawn tiles go back
+        into the bag, and the RNG is kept as it is. Raises :class:`IndexError` when no
+        decision has been taken yet.
+        """
+        decisions = [e for e in self.log if not isinstance(e, TileType)]
+        if not decisions:
+            raise IndexError("no decision to undo: the game has none yet")
+        back = self.after(len(decisions) - 1)
+        for name in GameState.__slots__:
+            if name != "rng":
+                setattr(self, name, getattr(back, name))
+        return decisions[-1]
+
+    def parse_decision(self, text: str) -> Decision:
+        """The legal decision written ``text`` in the short text form (``str(decision)``).
+
+        Raises :class:`~kerala.actions.DecisionSyntaxError` for text that is no decision and
+        :class:`IllegalDecisionError` (naming the rule) for one that is not legal now.
+
+        >>> s = new_game(["blue", "red"], seed=7); s.advance_chance()
+        >>> s.parse_decision("pass")
+        Pass(seat=0)
+        """
+        d = parse_decision(text, self._seat_to_decide())
+        self._check(d)
+        return d
 
     def drawn_rounds(self) -> list[list[TileType]]:
         """The tiles drawn in each round so far (public, I1)."""
@@ -658,52 +832,60 @@ def new_game(
         raise SetupError(
             f"S4: {len(all_tiles) - k} tiles would go in the bag, not a multiple of {n} players"
         )
-    s = GameState.__new__(GameState)
-    s.tileset = ts
-    s.colors = cols
-    s.n = n
-    s.removal_known = True
-    s.to_remove = k
-    s.grounds = [Grounds.start(c) for c in cols]
-    s.round = 0
-    s.turn = 0
-    s.display = []
-    s.pending = None
-    s.log = []
-    s.removed = []
-    if rng is not None:
-        s.rng = rng
-    elif seed is not None:
-        s.rng = random.Random(seed)
-    else:
-        s.rng = None
+    if rng is None and seed is not None:
+        rng = random.Random(seed)
     if removal == "random":
         if removed is not None:
             raise SetupError("S3: random removal takes no list of removed tiles")
-        s.removal = "random"
-        s.pool = pool
-        s.bag = bag
-        s.phase = _REMOVAL
         if k == 0:
-            s.bag.extend(pool)
-            s.pool = []
-            s.phase = _DRAW
-    elif removal == "chosen":
-        s.removal = "chosen"
-        chosen = list(removed or [])
-        if len(chosen) != k:
-            raise SetupError(f"S3: {n} players remove exactly {k} tiles, {len(chosen)} were named")
-        left = Counter(pool)
-        for t in chosen:
-            if t.color in player_colors:
-                raise SetupError(f"S3: {t.name} is of a color a player plays")
-            if left[t] <= 0:
-                raise SetupError(f"S3: the tile set has no more {t.name} to remove")
-            left[t] -= 1
-        s.removed = chosen
-        s.pool = []
-        s.bag = bag + list(left.elements())
-        s.phase = _DRAW
-    else:
+            return GameState(cols, ts, removal, k, bag=bag + pool, rng=rng)
+        return GameState(cols, ts, removal, k, pool=pool, bag=bag, phase=_REMOVAL, rng=rng)
+    if removal != "chosen":
         raise SetupError(f"S3: removal must be 'random' or 'chosen', got {removal!r}")
+    chosen = list(removed or [])
+    if len(chosen) != k:
+        raise SetupError(f"S3: {n} players remove exactly {k} tiles, {len(chosen)} were named")
+    left = Counter(pool)
+    for t in chosen:
+        if t.color in player_colors:
+            raise SetupError(f"S3: {t.name} is of a color a player plays")
+        if left[t] <= 0:
+            raise SetupError(f"S3: the tile set has no more {t.name} to remove")
+        left[t] -= 1
+    return GameState(cols, ts, removal, k, removed=chosen, bag=bag + list(left.elements()), rng=rng)
+
+
+def replay(
+    colors: Sequence[str],
+    log: Iterable[TileType | Decision],
+    *,
+    tileset: TileSet | None = None,
+    removal: str = "random",
+    removed: Sequence[TileType] = (),
+    removal_known: bool = True,
+    upto: int | None = None,
+) -> GameState:
+    """A game set up with :func:`new_game`, then played through ``log``: its draws and decisions
+    in order, stopping before decision number ``upto`` (0-based) when given.
+
+    ``removed`` are the tiles taken out at setup: named under ``"chosen"`` removal, imposed on
+    the removal's chance nodes under ``"random"`` (so the state stays a random-removal game,
+    whose views hide them, I2). ``removal_known=False`` marks them as a stand-in (a record that
+    keeps them secret). Every draw and decision is checked; the result has no RNG.
+    """
+    chosen = removal == "chosen"
+    s = new_game(colors, tileset=tileset, removal=removal, removed=removed if chosen else None)
+    if not chosen:
+        for t in removed:
+            s.apply_draw(t)
+    s.removal_known = removal_known
+    done = 0
+    for e in log:
+        if isinstance(e, TileType):
+            s.apply_draw(e)
+            continue
+        if done == upto:
+            break
+        s.apply(e)
+        done += 1
     return s

@@ -26,8 +26,11 @@ CellKey = int
 Placed = tuple[TileType, Edge | None]
 Stack = tuple[Placed, ...]
 
-_OFFSET: Final = 1 << 11
-_STRIDE: Final = 1 << 12
+#: Key arithmetic: ``key((x, y)) == (x + OFFSET) * STRIDE + y + OFFSET``; east is ``+STRIDE``.
+OFFSET: Final = 1 << 11
+STRIDE: Final = 1 << 12
+_OFFSET: Final = OFFSET
+_STRIDE: Final = STRIDE
 #: Neighbour offsets of a cell key, in the order N, E, S, W.
 NEIGHBOURS: Final[tuple[int, int, int, int]] = (-1, _STRIDE, 1, -_STRIDE)
 EDGE_KEY_DELTA: Final[dict[Edge, int]] = {

@@ -14,6 +14,13 @@ with the same kinds and other counts can be loaded and is validated.
 True
 >>> load_tileset("standard").count(tile("green:e1"))
 6
+
+Each tile type also has a short *code*, the one the terminal game draws: the color letter and
+the kind (``G2``, ``BE``, ``KT``, ``Bs``), and for an arch its color, ``a`` and the arch color
+in lower case (``Rak`` is red:arch-black).
+
+>>> t.code, tile_from_code("Rak").name
+('Bak', 'red:arch-black')
 """
 
 from __future__ import annotations
@@ -46,6 +53,26 @@ START: Final = "start"
 #: The six kinds of game tile in every color; ``arch`` stands for one arch per other color.
 GAME_KINDS: Final[tuple[str, ...]] = ("e1", "e2", "e3", "arch", MOVE_ELEPHANT, MOVE_TILE)
 
+#: The letter of each color in tile codes (upper case; an arch color is written in lower case).
+COLOR_LETTER: Final[dict[Color, str]] = {
+    "blue": "B",
+    "black": "K",
+    "green": "G",
+    "red": "R",
+    "purple": "P",
+}
+#: The character of each kind that is not an arch, in tile codes.
+KIND_CHAR: Final[dict[str, str]] = {
+    "e1": "1",
+    "e2": "2",
+    "e3": "3",
+    START: "s",
+    MOVE_ELEPHANT: "E",
+    MOVE_TILE: "T",
+}
+#: The arrow of each edge an arch may face (RULES.md P6), as the terminal draws it.
+ARROW: Final[dict[Edge, str]] = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
 
 def _kinds_of(color: Color) -> list[str]:
     kinds = list(SYMBOL_KINDS)
@@ -57,7 +84,17 @@ def _kinds_of(color: Color) -> list[str]:
 class TileType:
     """One tile type. Obtain instances with :func:`tile`; never construct them directly."""
 
-    __slots__ = ("arch_color", "color", "index", "is_arch", "kind", "name", "special", "symbols")
+    __slots__ = (
+        "arch_color",
+        "code",
+        "color",
+        "index",
+        "is_arch",
+        "kind",
+        "name",
+        "special",
+        "symbols",
+    )
 
     color: Color
     kind: str
@@ -67,6 +104,8 @@ class TileType:
     is_arch: bool
     special: str | None
     index: int
+    #: The short code of the terminal game (``G2``, ``Rak``), see the module docstring.
+    code: str
 
     def __init__(self, color: Color, kind: str, index: int) -> None:
         self.color = color
@@ -77,6 +116,11 @@ class TileType:
         self.is_arch = self.arch_color is not None
         self.special = kind if kind in (MOVE_ELEPHANT, MOVE_TILE) else None
         self.index = index
+        letter = COLOR_LETTER[color]
+        if self.arch_color is not None:
+            self.code = f"{letter}a{COLOR_LETTER[self.arch_color].lower()}"
+        else:
+            self.code = letter + KIND_CHAR[kind]
 
     def __repr__(self) -> str:
         return f"tile({self.name!r})"
@@ -116,6 +160,20 @@ def tile(name: str) -> TileType:
         return TILE_TYPES[name]
     except (KeyError, TypeError):
         raise TileSetError(f"unknown tile type {name!r}") from None
+
+
+_BY_CODE: Final[dict[str, TileType]] = {t.code: t for t in ALL_TILE_TYPES}
+
+
+def tile_from_code(code: str) -> TileType:
+    """The tile type of a short code (``"G2"``, ``"Rak"``); raises :class:`TileSetError`."""
+    t = _BY_CODE.get(code)
+    if t is None:
+        raise TileSetError(
+            f"unknown tile code {code!r}: a color letter B K G R P, then 1 2 3 s E T, "
+            "or a and an arch color in lower case (Rak)"
+        )
+    return t
 
 
 def is_tile_name(name: object) -> bool:
