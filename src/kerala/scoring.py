@@ -85,7 +85,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
     between equally good areas deterministic. Also returns the cells whose top tile is an arch.
     """
-    from kerala.grounds import _STRIDE
+    from kerala.grounds import STRIDE as _STRIDE
 
     stacks = g.stacks
     by_color: dict[str, set[int]] = {}
