@@ -11,7 +11,6 @@ from gymnasium.utils.env_checker import check_env
 
 import kerala.envs.gymnasium  # noqa: F401 - registers kerala/Kerala-v0
 from kerala.bots import bot_names
-from kerala.envs.encoding import ACTIONS
 from kerala.envs.gymnasium import KeralaEnv
 from kerala.tiles import COLORS
 
@@ -105,8 +104,9 @@ def test_learner_seat_and_point_of_view() -> None:
     env = KeralaEnv(num_players=4, opponents="random", seat=2)
     obs, info = env.reset(seed=3)
     assert info["seat"] == 2 and env.state_now.current_player == 2
-    p = ACTIONS.observation_pieces(obs["observation"])
-    assert p["players"][0, 1 + COLORS.index(COLORS[2])] == 1.0
+    p = env.layout.views(obs["observation"])
+    assert p["players"].shape == (4, 9)  # issue 13: only the seated players
+    assert p["players"][0, COLORS.index(COLORS[2])] == 1.0
     seats = set()
     rnd = KeralaEnv(num_players=5, opponents="random", seat="random")
     for s in range(8):

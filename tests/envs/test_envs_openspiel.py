@@ -12,6 +12,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import kerala.envs.openspiel  # noqa: F401 - registers python_kerala
 from kerala.envs.encoding import ACTIONS
+from kerala.envs.observations import observation_layout
 from kerala.envs.openspiel import KeralaState, resample
 from kerala.game import REMOVAL_COUNT
 from kerala.tiles import GAME_TILE_TYPES
@@ -34,7 +35,7 @@ def _play_random(state: KeralaState, rng: np.random.RandomState, decisions: int)
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_sim_test(n: int) -> None:
     game = pyspiel.load_game("python_kerala", {"players": n})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_game_facts() -> None:
@@ -43,8 +44,9 @@ def test_game_facts() -> None:
     assert game.num_distinct_actions() == ACTIONS.num_actions
     assert game.max_chance_outcomes() == len(GAME_TILE_TYPES)
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    assert game.information_state_tensor_shape() == [ACTIONS.obs_size]
-    assert game.observation_tensor_shape() == [ACTIONS.obs_size]
+    size = observation_layout("compact", 2).size
+    assert game.information_state_tensor_shape() == [size]
+    assert game.observation_tensor_shape() == [size]
     # S3: 2 players start with 20 secret removals, then 2 display draws (G1): 22 chance nodes.
     state = game.new_initial_state()
     chance = 0
@@ -74,7 +76,7 @@ def test_info_state_hides_removed_tiles_and_resampling_keeps_it() -> None:
     for p in range(3):
         assert other.information_state_string(p) == state.information_state_string(p)
         assert other.observation_string(p) == state.observation_string(p)
-        assert other.observation_tensor(p) == state.observation_tensor(p)
+        assert np.array_equal(other.observation_tensor(p), state.observation_tensor(p))
     assert other.legal_actions() == state.legal_actions()
     # The removal chance outcomes are in the history, but in no player's information: its
     # draw tokens are exactly the display draws.

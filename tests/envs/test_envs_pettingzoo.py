@@ -113,7 +113,14 @@ def test_each_agent_observes_from_its_own_seat() -> None:
     e = raw_env(num_players=5)
     e.reset(seed=2)
     for seat, agent in enumerate(e.possible_agents):
-        p = ACTIONS.observation_pieces(e.observe(agent)["observation"])
+        p = e.layout.views(e.observe(agent)["observation"])
+        for slot in range(5):
+            color = COLORS[(seat + slot) % 5]
+            assert p["players"][slot, COLORS.index(color)] == 1.0
+    full = raw_env(num_players=5, observation="full")
+    full.reset(seed=2)
+    for seat, agent in enumerate(full.possible_agents):
+        p = ACTIONS.observation_pieces(full.observe(agent)["observation"])
         assert p["players"][0, 1 + COLORS.index(COLORS[seat])] == 1.0
 
 

@@ -457,6 +457,38 @@ def ranked_returns(totals: list[int]) -> list[float]:
     return [(sum(o < t for o in totals) - sum(o > t for o in totals)) / (n - 1) for t in totals]
 
 
+def margin_returns(totals: list[int]) -> list[float]:
+    """Score-margin rewards: each player's total minus the mean total of the others, in points
+    (zero-sum: the margins of all players add up to 0; for 2 players, the plain difference).
+
+    >>> margin_returns([37, 20, 37])
+    [8.5, -17.0, 8.5]
+    """
+    n = len(totals)
+    whole = sum(totals)
+    return [t - (whole - t) / (n - 1) for t in totals]
+
+
+#: The reward options of every environment: ``rank`` (default) and ``margin``.
+REWARDS: Final = ("rank", "margin")
+
+
+def final_returns(reward: str, totals: list[int]) -> list[float]:
+    """The final rewards of reward option ``reward`` (:data:`REWARDS`) for final ``totals``."""
+    if reward == "rank":
+        return ranked_returns(totals)
+    if reward == "margin":
+        return margin_returns(totals)
+    raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+
+
+def check_reward(reward: object) -> str:
+    """``reward`` if it names a reward option, else a :class:`ValueError` saying which exist."""
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    return reward
+
+
 #: The encoding every environment uses: the standard tile set, any player count (2–5).
 ACTIONS: Final = ActionEncoding(max_cells_for(load_tileset("standard")))
 
@@ -464,10 +496,14 @@ __all__ = [
     "ACTIONS",
     "MAX_PLAYERS",
     "PASS_ACTION",
+    "REWARDS",
     "SKIP_ACTION",
     "TILE_POSITION",
     "ActionEncoding",
     "ActionId",
+    "check_reward",
+    "final_returns",
+    "margin_returns",
     "max_cells_for",
     "ranked_returns",
 ]

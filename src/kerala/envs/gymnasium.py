@@ -6,7 +6,7 @@ Importing this module registers ``kerala/Kerala-v0``:
 >>> env = gymnasium.make("kerala/Kerala-v0", num_players=3, opponents="random")
 >>> obs, info = env.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].dtype, int(obs["action_mask"].sum()) > 0
-((231270,), dtype('int8'), True)
+((22643,), dtype('int8'), True)
 >>> action = int(np.flatnonzero(obs["action_mask"])[0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
 >>> terminated, truncated, reward
@@ -16,17 +16,26 @@ Importing this module registers ``kerala/Kerala-v0``:
   (``"greedy"``, ``"random"``, ``"mcts:iterations=200"``, a level …, see
   :func:`kerala.bots.make_bot`) or a list with one spec per other seat in seat order;
   ``seat``: the learner's seat (default 0) or ``"random"`` (drawn at each reset);
-  ``illegal_action``: ``"terminate"`` (default) or ``"raise"``.
+  ``illegal_action``: ``"terminate"`` (default) or ``"raise"``; ``observation``: the layout
+  (``"compact"`` default, ``"flat"``, ``"graph"``, ``"full"``, see
+  :mod:`kerala.envs.observations`); ``reward``: ``"rank"`` (default) or ``"margin"``.
 - **Spaces** ``Discrete(4368)`` actions, the encoding of :mod:`kerala.envs.encoding`;
-  observations ``{"observation": float32 (231270,), "action_mask": int8 (4368,)}`` from the
+  observations ``{"observation": float32 (size,), "action_mask": int8 (4368,)}`` from the
   learner's point of view (RULES.md I1, never hidden information, I2).
-  ``env.unwrapped.action_masks()`` gives the mask too (sb3-contrib's convention).
-- **Randomness** Bag draws (and the random removal, S3) come from the env's ``np_random``; the
-  bots are seeded from it at each reset, so ``reset(seed=s)`` replays the same episode for the
-  same actions.
-- **Rewards** 0 until the end, then (opponents with a lower total − opponents with a higher
-  total) / (n − 1), in ``[-1, 1]`` (SC7). ``info`` then holds ``"score"`` (SC1–SC6 JSON),
-  ``"rank"`` and ``"totals"``.
+  ``env.unwrapped.action_masks()`` gives the mask too (sb3-contrib's convention) and
+  ``env.unwrapped.layout.views(obs["observation"])`` the named pieces.
+- **Reproducible opponents** Bag draws (and the random removal, S3) come from the env's
+  ``np_random``; the bots are seeded from it at each reset. Opponents search with *iteration*
+  budgets: the level ``hard`` (``mcts:time=1`` elsewhere) becomes ``mcts`` with
+  :data:`HARD_ITERATIONS` iterations, and a bare ``mcts`` gets :data:`MCTS_ITERATIONS`. So
+  ``reset(seed=s)`` replays the same episode for the same actions, at every level. An explicit
+  time budget (``mcts:time=0.5``) is still accepted, but such a search depends on the machine's
+  speed and load: its episodes are **not** reproducible (``env.unwrapped.reproducible`` is
+  then ``False``).
+- **Rewards** 0 until the end, then with ``reward="rank"`` (opponents with a lower total −
+  opponents with a higher total) / (n − 1), in ``[-1, 1]`` (SC7); with ``reward="margin"``
+  the learner's total minus the mean total of the opponents, in points. ``info`` then holds
+  ``"score"`` (SC1–SC6 JSON), ``"rank"`` and ``"totals"``.
 - **Illegal actions** Gymnasium lets callers step any action of the space. With
   ``"terminate"`` an illegal id ends the episode with reward −1 and ``info["illegal_action"]``
   set (the game itself is left as it was); with ``"raise"`` it raises ``ValueError`` and
@@ -44,13 +53,42 @@ import numpy as np
 import numpy.typing as npt
 
 from kerala.actions import Decision
-from kerala.bots import Bot, make_bot
-from kerala.envs.encoding import ACTIONS, ranked_returns
+from kerala.bots import Bot, make_bot, parse_spec
+from kerala.envs.encoding import ACTIONS, check_reward, final_returns
+from kerala.envs.observations import observation_layout
 from kerala.envs.pettingzoo import render_in_mode
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
 ENV_ID = "kerala/Kerala-v0"
+#: Iterations per decision of the level ``hard`` in the envs (about 1 s of search, as the
+#: level's ``mcts:time=1`` elsewhere, on an idle 2-core machine).
+HARD_ITERATIONS = 600
+#: Iterations per decision of a bare ``mcts`` opponent (about its default 0.25 s).
+MCTS_ITERATIONS = 150
+
+
+def reproducible_spec(spec: str) -> tuple[str, bool]:
+    """The bot spec an env opponent uses for ``spec``, and whether it is reproducible.
+
+    ``hard`` becomes ``mcts:iterations=600``; ``mcts`` without a budget gets
+    ``iterations=150``; a spec with a ``time`` option stays as it is and is not reproducible.
+
+    >>> reproducible_spec("hard"), reproducible_spec("mcts:c=0.5")
+    (('mcts:iterations=600', True), ('mcts:c=0.5:iterations=150', True))
+    >>> reproducible_spec("mcts:time=0.5")
+    ('mcts:time=0.5', False)
+    """
+    name, opts = parse_spec(spec)
+    if name == "hard" and not opts:
+        return f"mcts:iterations={HARD_ITERATIONS}", True
+    if "time" in opts:
+        return spec, False
+    if name == "mcts" and "iterations" not in opts:
+        return f"{spec.strip()}:iterations={MCTS_ITERATIONS}", True
+    return spec, True
+
+
 #: ``{"observation": float32 array, "action_mask": int8 array}``.
 ObsDict = dict[str, Any]
 
@@ -80,6 +118,8 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         seat: int | str = 0,
         illegal_action: str = "terminate",
         render_mode: str | None = None,
+        observation: str = "compact",
+        reward: str = "rank",
     ) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
@@ -97,6 +137,13 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         for spec in specs:
             make_bot(spec, seed=0)  # refuses an unknown spec now, with the bot registry's message
         self.opponent_specs = specs
+        resolved = [reproducible_spec(spec) for spec in specs]
+        #: The specs the opponents are built from (iteration budgets, see the module docstring).
+        self.opponent_bot_specs = [r[0] for r in resolved]
+        #: Whether ``reset(seed=s)`` replays the same episode (no time-budgeted opponent).
+        self.reproducible = all(r[1] for r in resolved)
+        self.layout = observation_layout(observation, self.num_players)
+        self.reward = check_reward(reward)
         if seat != "random" and (
             isinstance(seat, bool)
             or not isinstance(seat, int | np.integer)
@@ -116,9 +163,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(ACTIONS.num_actions)
         self.observation_space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(
-                    0.0, 1.0, (ACTIONS.obs_size,), dtype=np.float32
-                ),
+                "observation": gymnasium.spaces.Box(0.0, 1.0, self.layout.shape, dtype=np.float32),
                 "action_mask": gymnasium.spaces.Box(0, 1, (ACTIONS.num_actions,), dtype=np.int8),
             }
         )
@@ -146,10 +191,13 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         else:
             self.seat = int(self._seat_option)
         others = [s for s in range(self.num_players) if s != self.seat]
-        self._bots = {
-            s: make_bot(spec, seed=int(rng.integers(2**62)))
-            for s, spec in zip(others, self.opponent_specs, strict=True)
-        }
+        self._bots = {}
+        for s, spec, bot_spec in zip(
+            others, self.opponent_specs, self.opponent_bot_specs, strict=True
+        ):
+            bot = make_bot(bot_spec, seed=int(rng.integers(2**62)))
+            bot.name = parse_spec(spec)[0]
+            self._bots[s] = bot
         self._draws = _GeneratorRandom(self)
         self._state = new_game(self.colors)
         self._done = False
@@ -176,7 +224,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def _observation(self) -> ObsDict:
         return {
-            "observation": ACTIONS.observation(self.state_now.view(self.seat)),
+            "observation": self.layout.observation(self.state_now, self.seat),
             "action_mask": self.action_masks(),
         }
 
@@ -216,7 +264,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         reward = 0.0
         if s.is_over():
             self._done = True
-            reward = ranked_returns([b.total for b in s.scores()])[self.seat]
+            reward = final_returns(self.reward, [b.total for b in s.scores()])[self.seat]
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, s.is_over(), False, self._info()
@@ -231,4 +279,4 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="kerala.envs.gymnasium:KeralaEnv")
 
-__all__ = ["ENV_ID", "KeralaEnv"]
+__all__ = ["ENV_ID", "HARD_ITERATIONS", "MCTS_ITERATIONS", "KeralaEnv", "reproducible_spec"]

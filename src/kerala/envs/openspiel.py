@@ -8,20 +8,24 @@
 >>> state.is_chance_node()
 True
 
-- **Parameters** ``players`` (2–5, default 2). Seats play ``blue, black, green, red, purple``
-  in that order, removal is random (RULES.md S3).
+- **Parameters** ``players`` (2–5, default 2); ``observation``, the tensor layout
+  (``"compact"`` default, ``"flat"``, ``"graph"``, ``"full"``: :mod:`kerala.envs.observations`);
+  ``reward``, ``"rank"`` (default) or ``"margin"``. Seats play ``blue, black, green, red,
+  purple`` in that order, removal is random (RULES.md S3).
 - **Chance** Every tile leaving the bag is a chance node: first the tiles removed at random
   (S3: 20/10/4/0 of them, in secret), then each round's display, one tile per node (G1).
   A chance outcome is the tile type's position in :data:`kerala.tiles.GAME_TILE_TYPES`
   (``0..44``), with probability proportional to how many such tiles remain.
 - **Actions** the encoding of :mod:`kerala.envs.encoding` (4368 ids, any player count).
-- **Returns** terminal only, zero-sum in ``[-1, 1]``: (opponents with a lower total − opponents
-  with a higher total) / (players − 1) (SC7).
-- **Observation tensor** the layout of :mod:`kerala.envs.encoding`, from the player's point of
-  view. **Information state tensor**: the same vector. Kerala has no private information, and
-  the current public state (grounds, display, unseen tile counts, passes, phase) is a sufficient
-  statistic of the public history, but the tensor does not tell apart histories that lead to
-  the same state; use the string for that.
+- **Returns** terminal only, zero-sum. ``rank``: in ``[-1, 1]``, (opponents with a lower total −
+  opponents with a higher total) / (players − 1) (SC7). ``margin``: the player's total minus the
+  mean total of the others, in points (bounds ``±MARGIN_BOUND``).
+- **Observation tensor** the game's layout from the player's point of view, written in place
+  into the observer's NumPy buffer (``make_observation(game).tensor``; ``.dict`` holds each
+  piece with its true dimensions). **Information state tensor**: the same vector. Kerala has
+  no private information, and the current public state (grounds, display, unseen tile
+  counts, passes, phase) is a sufficient statistic of the public history, but the tensor does
+  not tell apart histories that lead to the same state; use the string for that.
 - **Observation string** the player's view (``kerala.views.PlayerView`` JSON without the
   history). **Information state string** the player's seat plus the whole public history:
   every tile drawn for a display and every decision, never a randomly removed tile (I2).
@@ -43,14 +47,22 @@ import numpy.typing as npt
 import pyspiel
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.envs.encoding import ACTIONS, TILE_POSITION, ranked_returns
+from kerala.envs.encoding import ACTIONS, TILE_POSITION, check_reward, final_returns
+from kerala.envs.observations import LAYOUTS, ObservationLayout, observation_layout
 from kerala.envs.pettingzoo import render_text
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
 from kerala.tiles import COLORS, GAME_TILE_TYPES, TileType, load_tileset
 from kerala.views import sample_state
 
 SHORT_NAME: Final = "python_kerala"
-_DEFAULT_PARAMS: Final[dict[str, int]] = {"players": 2}
+_DEFAULT_PARAMS: Final[dict[str, int | str]] = {
+    "players": 2,
+    "observation": "compact",
+    "reward": "rank",
+}
+#: A bound on any score margin: a total lies in [-107, 207] (SC1 at most -2 per tile of 41
+#: stacks, SC2 -25; at best an arch (+5) on each of 41 cells and 2 standing elephants).
+MARGIN_BOUND: Final = 320.0
 _TILESET = load_tileset("standard")
 _SPECIALS: Final = sum(n for t, n in _TILESET.counts.items() if t.special is not None)
 
@@ -82,19 +94,30 @@ class KeralaGame(pyspiel.Game):  # type: ignore[misc]
         n = p["players"]
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
             raise ValueError(f"python_kerala: parameter 'players' must be 2..5, got {n!r}")
+        if p["observation"] not in LAYOUTS:
+            raise ValueError(
+                f"python_kerala: parameter 'observation' must be one of {', '.join(LAYOUTS)}, "
+                f"got {p['observation']!r}"
+            )
+        try:
+            self.reward = check_reward(p["reward"])
+        except ValueError as e:
+            raise ValueError(f"python_kerala: parameter {e}") from None
+        bound = 1.0 if self.reward == "rank" else MARGIN_BOUND
         bag = _TILESET.total() - REMOVAL_COUNT[n]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTIONS.num_actions,
             max_chance_outcomes=len(GAME_TILE_TYPES),
             num_players=n,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
             # One turn per tile in the bag (G2), plus a follow-up per special tile.
             max_game_length=bag + _SPECIALS,
         )
         super().__init__(_GAME_TYPE, info, p)
         self.colors: tuple[str, ...] = COLORS[:n]
+        self.layout = observation_layout(str(p["observation"]), n)
 
     def new_initial_state(self) -> KeralaState:
         return KeralaState(self)
@@ -102,10 +125,17 @@ class KeralaGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> KeralaObserver:
+        layout = self.layout
         if params:
-            raise ValueError(f"python_kerala observers take no parameters, got {params}")
+            unknown = sorted(set(params) - {"observation"})
+            if unknown or params.get("observation") not in LAYOUTS:
+                raise ValueError(
+                    "python_kerala observers take only 'observation' "
+                    f"({', '.join(LAYOUTS)}), got {params}"
+                )
+            layout = observation_layout(params["observation"], self.num_players())
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return KeralaObserver(perfect_recall=recall)
+        return KeralaObserver(perfect_recall=recall, layout=layout)
 
 
 def _token(ev: TileType | Decision) -> str:
@@ -219,7 +249,31 @@ class KeralaState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if not self._p.state.is_over():
             return [0.0] * self._p.state.n
-        return ranked_returns([b.total for b in self._p.state.scores()])
+        reward: str = self.get_game().reward
+        return final_returns(reward, [b.total for b in self._p.state.scores()])
+
+    def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The observation tensor of ``player`` (default: the player to move) as a new
+        float32 NumPy vector in the game's layout, filled in place.
+
+        OpenSpiel's own method returns a Python list, one float object per value, and sizes it
+        by building a fresh initial state at every call: that cost more than the whole step of
+        ``rl_environment``. A NumPy vector works wherever a list of floats is read
+        (``np.reshape``, ``torch.as_tensor``, indexing); ``list(...)`` turns it into a list.
+        """
+        return self._tensor(player)
+
+    def information_state_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The information state tensor: the same vector as :meth:`observation_tensor`."""
+        return self._tensor(player)
+
+    def _tensor(self, player: int | None) -> npt.NDArray[np.float32]:
+        s = self._p.state
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < s.n:
+            raise ValueError(f"python_kerala: no tensor for player {player!r} ({s.n} players)")
+        layout: ObservationLayout = self.get_game().layout
+        return layout.observation(s, p)
 
     def information_state_key(self, player: int) -> str:
         return f"seat {player}|" + " ".join(self._p.tokens)
@@ -260,15 +314,17 @@ def resample(state: KeralaState, player: int, rng: random.Random | None = None) 
 
 
 class KeralaObserver:
-    """Fills the observation vector of :mod:`kerala.envs.encoding` for one player."""
+    """Fills one player's observation, in place, into :attr:`tensor` (one NumPy buffer;
+    :attr:`dict` holds its pieces as views with their true shapes)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, layout: ObservationLayout | None = None) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor: npt.NDArray[np.float32] = np.zeros(ACTIONS.obs_size, np.float32)
-        self.dict = ACTIONS.observation_pieces(self.tensor)
+        self.layout = layout if layout is not None else observation_layout("compact", 2)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(self.layout.size, np.float32)
+        self.dict = self.layout.views(self.tensor)
 
     def set_from(self, state: KeralaState, player: int) -> None:
-        ACTIONS.fill_observation(state.engine.view(player), self.tensor)
+        self.layout.fill(state.engine, player, self.tensor)
 
     def string_from(self, state: KeralaState, player: int) -> str:
         if self.perfect_recall:
@@ -280,4 +336,4 @@ class KeralaObserver:
 
 pyspiel.register_game(_GAME_TYPE, KeralaGame)
 
-__all__ = ["SHORT_NAME", "KeralaGame", "KeralaObserver", "KeralaState", "resample"]
+__all__ = ["MARGIN_BOUND", "SHORT_NAME", "KeralaGame", "KeralaObserver", "KeralaState", "resample"]

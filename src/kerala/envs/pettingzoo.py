@@ -6,7 +6,7 @@
 'player_0'
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, obs["action_mask"].dtype, int(obs["action_mask"].sum()) > 0
-((231270,), dtype('int8'), True)
+((22643,), dtype('int8'), True)
 >>> e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
 >>> e.agent_selection
 'player_1'
@@ -17,15 +17,19 @@ with colors ``blue, black, green, red, purple`` by default.
 - **Action space** ``Discrete(4368)``: the encoding of :mod:`kerala.envs.encoding`, the same
   for every player count. ``step`` accepts Python or NumPy integers; an id that is not legal now
   raises :class:`IllegalActionError` (a ``ValueError``) and changes nothing.
-- **Observation** ``observe(agent)`` → ``{"observation": float32 (231270,), "action_mask":
-  int8 (4368,)}``: the observation layout of :mod:`kerala.envs.encoding`, from ``agent``'s point
-  of view (RULES.md I1), without hidden information (I2). The mask is all zeros for an agent
-  not on turn and once the game is over.
+- **Observation** ``observe(agent)`` → ``{"observation": float32 (size,), "action_mask":
+  int8 (4368,)}``: a fresh vector in the layout ``observation=`` names (``"compact"`` by
+  default, ``"flat"``, ``"graph"``, ``"full"``: :mod:`kerala.envs.observations`), from
+  ``agent``'s point of view (RULES.md I1), without hidden information (I2);
+  ``env.unwrapped.layout.views(vector)`` gives its named pieces. The mask is all zeros for an
+  agent not on turn and once the game is over.
 - **Chance** Tile draws (random removal, S3, and each round's display, G1) happen inside the env
   from its own RNG, seeded by ``reset(seed=...)``; ``reset()`` without a seed continues that
   stream.
-- **Rewards** 0 until the end; then each agent gets (opponents with a lower total − opponents
-  with a higher total) / (n − 1), in ``[-1, 1]``, zero-sum (SC7 ranks, ties equal).
+- **Rewards** 0 until the end; then, with ``reward="rank"`` (default), each agent gets
+  (opponents with a lower total − opponents with a higher total) / (n − 1), in ``[-1, 1]``,
+  zero-sum (SC7 ranks, ties equal); with ``reward="margin"``, its total minus the mean total of
+  the others, in points (zero-sum too).
   ``infos[agent]`` then holds ``"score"`` (SC1–SC6 breakdown as JSON) and ``"rank"``.
 - A follow-up decision (SP1, SP2) is a step of the same agent.
 """
@@ -42,7 +46,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from kerala.actions import Decision
-from kerala.envs.encoding import ACTIONS, ranked_returns
+from kerala.envs.encoding import ACTIONS, check_reward, final_returns
+from kerala.envs.observations import observation_layout
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
@@ -79,9 +84,13 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         num_players: int = 2,
         colors: list[str] | None = None,
         render_mode: str | None = None,
+        observation: str = "compact",
+        reward: str = "rank",
     ) -> None:
         super().__init__()
         self._colors = _colors(num_players, colors)
+        self.layout = observation_layout(observation, len(self._colors))
+        self.reward = check_reward(reward)
         new_game(self._colors)  # validates the colors (S1) before anything else happens
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of human, ansi or None, got {render_mode!r}")
@@ -96,7 +105,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             a: gymnasium.spaces.Dict(
                 {
                     "observation": gymnasium.spaces.Box(
-                        0.0, 1.0, (ACTIONS.obs_size,), dtype=np.float32
+                        0.0, 1.0, self.layout.shape, dtype=np.float32
                     ),
                     "action_mask": gymnasium.spaces.Box(
                         0, 1, (ACTIONS.num_actions,), dtype=np.int8
@@ -154,7 +163,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             if agent == self.agent_selection and not s.is_over()
             else np.zeros(ACTIONS.num_actions, dtype=np.int8)
         )
-        return {"observation": ACTIONS.observation(s.view(seat)), "action_mask": mask}
+        return {"observation": self.layout.observation(s, seat), "action_mask": mask}
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the agent on turn, ascending."""
@@ -182,7 +191,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             s.advance_chance(self._rng)
         if s.is_over():
             scores = s.scores()
-            returns = ranked_returns([b.total for b in scores])
+            returns = final_returns(self.reward, [b.total for b in scores])
             ranks = s.ranks()
             for i, ag in enumerate(self.possible_agents):
                 self.rewards[ag] = returns[i]
@@ -234,10 +243,14 @@ def render_text(state: GameState) -> str:
 
 
 def env(
-    num_players: int = 2, colors: list[str] | None = None, render_mode: str | None = None
+    num_players: int = 2,
+    colors: list[str] | None = None,
+    render_mode: str | None = None,
+    observation: str = "compact",
+    reward: str = "rank",
 ) -> AECEnv[str, ObsDict, int]:
     """The wrapped environment (out-of-bounds assertions and call-order checks)."""
-    e: AECEnv[str, ObsDict, int] = raw_env(num_players, colors, render_mode)
+    e: AECEnv[str, ObsDict, int] = raw_env(num_players, colors, render_mode, observation, reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
