@@ -4,12 +4,19 @@
 from __future__ import annotations
 
 import copy
+import io
+import itertools
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from enginelib import play_random, state_after
 from kerala.notation import write_grounds, write_record
@@ -34,13 +41,21 @@ def no_traceback(p: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in p.stderr and "Traceback" not in p.stdout
 
 
+def pad_rows(out: str) -> list[str]:
+    """The rows of the scoring pad table, wherever it stands (beside the grounds or below)."""
+    lines = out.splitlines()
+    top = next(i for i, line in enumerate(lines) if "┏" in line)
+    col = lines[top].index("┏")
+    return [line[col:] for line in lines[top:] if line[col : col + 1] == "│"]
+
+
 # -- score ---------------------------------------------------------------------------------
 
 
 def test_score_table_is_laid_out_like_the_scoring_pad() -> None:
     p = kerala("score", EXAMPLE)
     assert p.returncode == 0, p.stderr
-    rows = [line for line in p.stdout.splitlines() if "│" in line]
+    rows = pad_rows(p.stdout)
     labels = [r.split("│")[1].strip() for r in rows]
     assert labels == [
         "blue symbols",
@@ -56,7 +71,7 @@ def test_score_table_is_laid_out_like_the_scoring_pad() -> None:
     ]
     values = [r.split("│")[2].strip() for r in rows]
     assert values == ["6", "3", "8", "4", "11", "+1", "+10", "-6", "+0", "37"]
-    assert f"{EXAMPLE}: removed cells: (4, 3), (5, 2)" in p.stdout
+    assert f"{EXAMPLE}: removed surplus cells (x, SC1): (4, 3), (5, 2)" in p.stdout
 
 
 def test_score_json_prints_notation_fields_per_file(tmp_path: Path) -> None:
@@ -93,7 +108,7 @@ def test_score_several_grounds_side_by_side(tmp_path: Path) -> None:
         files.append(f)
     p = kerala("score", *files)
     assert p.returncode == 0, p.stderr
-    total_row = next(r for r in p.stdout.splitlines() if r.startswith("│ total"))
+    total_row = next(r for r in pad_rows(p.stdout) if r.startswith("│ total "))
     assert [int(x) for x in total_row.split("│")[2:-1]] == [b.total for b in s.scores()]
 
 
@@ -117,7 +132,7 @@ def test_score_bad_file_says_which_and_why(tmp_path: Path) -> None:
 def test_score_needs_a_file() -> None:
     p = kerala("score")
     assert p.returncode == 2
-    assert "Missing argument" in p.stderr
+    assert "missing argument 'FILE…'" in p.stderr
     no_traceback(p)
 
 
@@ -186,9 +201,15 @@ def test_record_check_malformed_and_missing_files(tmp_path: Path) -> None:
     no_traceback(p)
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert "malformed JSON" in lines[0]["error"]
-    assert lines[1]["error"] == f"{tmp_path / 'nope.json'}: no such file"
+    # Issue 14: the file is named once (in "file"), never twice ("x.json: x.json: ...").
+    assert lines[1] == {
+        "file": str(tmp_path / "nope.json"),
+        "ok": False,
+        "error": "no such file",
+        "totals": None,
+    }
     assert lines[2]["error"] == "malformed JSON in document: nested too deeply"
-    assert lines[3]["error"].startswith(f"{tmp_path}: cannot read")
+    assert lines[3]["error"] == "is a folder, not a file"
     assert [x["ok"] for x in lines] == [False] * 4
 
 
@@ -273,8 +294,8 @@ def test_bad_arguments_give_a_clear_error() -> None:
         (("simulate", "--bots", "mcts:time"), "--bots"),
         (("bench", "--players", "1"), "--players"),
         (("bench", "--seconds", "abc"), "--seconds"),
-        (("frobnicate",), "No such command 'frobnicate'"),
-        (("record", "check"), "Missing argument"),
+        (("frobnicate",), "error: no such command 'frobnicate' (see kerala --help)"),
+        (("record", "check"), "error: missing argument 'FILE…' (see kerala record check --help)"),
     ]
     for args, fragment in cases:
         p = kerala(*args)
@@ -290,3 +311,284 @@ def test_simulate_records_dir_that_cannot_be_made(tmp_path: Path) -> None:
     assert p.returncode == 2
     no_traceback(p)
     assert "--records" in p.stderr
+
+
+# -- issue 14: the text grid in `kerala score` ----------------------------------------------
+
+WORKED_EXAMPLE_GRID = """\
+# The worked example of the rulebook (RULES.md SC1-SC6): total 37
+Bs  B3 B2 K3  .     .
+P^b P3 P3 P3  P2    .
+G3z G3 G2 R2  R^p   K1
+.   .  .  R2@ B1/G1 .
+"""
+
+
+def kerala_in(stdin: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    return subprocess.run(
+        [sys.executable, "-m", "kerala", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_issue14_score_reads_the_worked_example_as_a_text_grid(tmp_path: Path) -> None:
+    f = tmp_path / "mine.txt"
+    f.write_text(WORKED_EXAMPLE_GRID)
+    from_file = kerala("score", "--json", f)
+    from_stdin = kerala_in(WORKED_EXAMPLE_GRID, "score", "--json", "-")
+    as_json = kerala("score", "--json", EXAMPLE)
+    for p in (from_file, from_stdin, as_json):
+        assert p.returncode == 0, p.stderr
+    a, b, c = (json.loads(p.stdout) for p in (from_file, from_stdin, as_json))
+    assert a["total"] == b["total"] == c["total"] == 37
+    for doc in (a, b):
+        del doc["file"]
+    del c["file"]
+    assert a == b == c
+
+
+def test_issue14_score_draws_the_grounds_with_removed_cells_beside_the_pad() -> None:
+    p = kerala_in(WORKED_EXAMPLE_GRID, "score", "-")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    # The grounds frame (titled stdin) and the pad share their lines: side by side.
+    assert "stdin" in lines[0] and "Scoring pad" in lines[0]
+    row2 = next(line for line in lines if line.startswith("│   2 "))
+    row3 = next(line for line in lines if line.startswith("│   3 "))
+    # (5, 2) and (4, 3) are removed (SC1): x in place of the height, elephants kept.
+    assert "K1x" in row2 and "G3 z" in row2
+    assert "G1x" in row3 and "R2 @" in row3
+    assert "│ total              │    37 │" in row2 + "".join(lines)
+    assert "stdin: removed surplus cells (x, SC1): (4, 3), (5, 2)" in p.stdout
+
+
+def test_issue14_text_grid_and_json_side_by_side_in_one_call(tmp_path: Path) -> None:
+    f = tmp_path / "grid.txt"
+    f.write_text(WORKED_EXAMPLE_GRID)
+    p = kerala("score", f, EXAMPLE)
+    assert p.returncode == 0, p.stderr
+    total_row = next(r for r in pad_rows(p.stdout) if r.startswith("│ total "))
+    assert [int(x) for x in total_row.split("│")[2:-1]] == [37, 37]
+
+
+@pytest.mark.parametrize(
+    ("grid", "where", "fragment"),
+    [
+        # a ragged row: the second row is one cell short
+        ("Bs G2 G1\nK1 K2\n", "line 2, column 6", "this row has 2 cells, the first row 3"),
+        # a ragged row: one cell too many, pointed at the extra token
+        ("Bs G2\nK1 K2 P3\n", "line 2, column 7", "this row has 3 cells, the first row 2"),
+        # unknown codes
+        ("Bs X2\n", "line 1, column 4", "unknown color letter 'X'"),
+        ("Bs G7\n", "line 1, column 5", "unknown tile kind '7'"),
+        ("Bs R?k\n", "line 1, column 5", "unknown tile kind '?k'"),
+        ("Bs R>r\n", "line 1, column 6", "an arch joins two colors"),
+        # two tiles of the wrong kind: a second start tile, a start tile on top of another
+        ("Bs G2\n.  Bs\n", "line 2, column 4", "a second start tile"),
+        ("G1/Bs G2\n", "line 1, column 4", "the start tile lies at the bottom of its stack"),
+        # more tiles of a type than the box holds (3 purple e3)
+        ("Bs P3 P3 P3 P3\n", "line 1, column 13", "4 tiles P3 (purple:e3), but the box has only 3"),
+        # an arch on top needs its edge; a covered one may leave it out
+        ("Bs Rak\n", "line 1, column 4", "the arch on top needs the edge it faces"),
+        # not connected (P2), elephants
+        ("Bs . G2\n", "line 1, column 6", "not connected to the start tile"),
+        ("Bs@ G2\n", "line 1, column 1", "1 elephant(s) marked; a player has 2"),
+        ("passes: 3\nBs\n", "line 1, column 9", "passes is 0, 1 or 2"),
+        ("Bs G2\ncolour: red\n", "line 2, column 1", "unknown setting 'colour'"),
+        ("G2 G3\n", "line 1, column 1", "no start tile"),
+    ],
+)
+def test_issue14_bad_grids_say_line_and_column(grid: str, where: str, fragment: str) -> None:
+    p = kerala_in(grid, "score", "-")
+    assert p.returncode == 1, p.stdout
+    no_traceback(p)
+    line = p.stderr.strip()
+    assert "\n" not in line  # one line, never wrapped
+    assert line.startswith(f"error: stdin: {where}: "), line
+    assert fragment in line, line
+
+
+def test_issue14_covered_arch_without_edge_and_header_settings() -> None:
+    grid = "color: red\npasses: 2\norigin: -1, 0\n.  Rs/Bak/G1 K2\n"
+    p = kerala_in(grid, "score", "--json", "-")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["color"] == "red" and doc["standing"] == 0  # passes 2: no standing elephant
+
+
+# -- issue 14: one voice ------------------------------------------------------------------------
+
+
+def test_issue14_version() -> None:
+    from importlib.metadata import version
+
+    p = kerala("--version")
+    assert p.returncode == 0
+    assert p.stdout.strip() == f"kerala {version('kerala')}"
+    assert "None" not in p.stdout
+
+
+def test_issue14_help_shows_real_metavariables_in_readme_order() -> None:
+    score = kerala("score", "--help").stdout
+    assert "Usage: kerala score [OPTIONS] FILE…" in score
+    for bad in ("{files}", "<bool>", "<list[Path]>", "<int>", "<str>"):
+        assert bad not in score
+    sim = kerala("simulate", "--help").stdout
+    assert "--games N " in sim and "--records DIR " in sim
+    assert not re.search(r"<[a-zA-Z]+(\[.*?\])?>", sim), sim
+    top = kerala("--help").stdout
+    listed = [
+        line.split()[0]
+        for line in top[top.index("Commands:") :].splitlines()[1:]
+        if line.startswith("  ") and not line.startswith("    ")
+    ]
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    documented = [c for c in listed if f"`kerala {c}" in readme]
+    assert {"serve", "play", "score", "record", "simulate", "tournament", "bench"} <= set(listed)
+    assert documented == sorted(documented, key=lambda c: readme.index(f"`kerala {c}")), listed
+    assert "..." not in top  # no command's description is cut short
+    assert "Usage: kerala [OPTIONS] COMMAND [ARGS]…" in top
+
+
+def test_issue14_errors_are_one_unwrapped_line_in_one_style(tmp_path: Path) -> None:
+    env = {**os.environ, "COLUMNS": "40", "NO_COLOR": "1", "TERM": "dumb"}
+    deep = tmp_path / "a-rather-long-folder-name-for-the-test" / "and-a-long-file-name.json"
+    for args in (
+        ["score", str(deep)],  # from the command
+        ["simulate", "--games", "many"],  # from the option parser
+        ["bench", "--seconds", "nan"],
+    ):
+        p = subprocess.run(
+            [sys.executable, "-m", "kerala", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert p.returncode in (1, 2), p
+        no_traceback(p)
+        lines = p.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
+        if args[0] == "score":
+            assert lines[0] == f"error: {deep}: no such file"
+
+
+def test_issue14_wording_of_file_errors(tmp_path: Path) -> None:
+    p = kerala("record", "check", tmp_path / "nonexist.json")
+    assert p.returncode == 1
+    assert p.stdout.strip() == f"bad {tmp_path / 'nonexist.json'}: no such file"
+    blocker = tmp_path / "taken"
+    blocker.write_text("x")
+    p = kerala("simulate", "--games", "1", "--records", blocker)
+    assert p.returncode == 2
+    assert "Errno" not in p.stderr
+    assert f"error: --records {blocker}: a file of that name exists; give a folder" in p.stderr
+
+
+def test_issue14_record_check_totals_are_not_python_lists(tmp_path: Path) -> None:
+    s = play_random(5, ("blue", "red"))
+    f = write(tmp_path / "done.json", write_record(s, [{"name": "A"}, {"name": "B"}]))
+    p = kerala("record", "check", f)
+    assert p.returncode == 0, p.stdout
+    totals = ", ".join(str(b.total) for b in s.scores())
+    assert p.stdout.strip() == f"ok  {f}: finished, totals {totals}"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("inf", "must be finite, got inf"),
+        ("nan", "not a number (nan)"),
+        ("0", "must be at least 0.01 seconds, got 0"),
+    ],
+)
+def test_issue14_bench_refuses_endless_or_senseless_seconds(value: str, message: str) -> None:
+    p = kerala("bench", "--seconds", value)
+    assert p.returncode == 2
+    no_traceback(p)
+    assert f"error: invalid value for '--seconds': {message}" in p.stderr
+
+
+# -- issue 14: progress and Ctrl-C in simulate -----------------------------------------------
+
+
+def test_issue14_simulate_ctrl_c_stops_within_2_s_and_keeps_whole_records(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "records"
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    args = ["simulate", "--games", "2000", "--jobs", "2", "--records", str(out), "--seed", "5"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kerala", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while len(list(out.glob("game-*.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the series ended before it could be interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert took < 2.0, f"Ctrl-C took {took:.1f} s"
+    assert proc.returncode == 130
+    assert "Traceback" not in stderr
+    m = re.search(r"interrupted: (\d+) of 2000 games finished; their records are in (.+)", stderr)
+    assert m, stderr
+    files = sorted(out.glob("*.json"))
+    assert len(files) == int(m.group(1)) and 0 < len(files) < 2000
+    assert not list(out.glob(".*tmp"))  # no half-written file left behind
+    for f in files:
+        assert "result" in json.loads(f.read_text())
+    assert f"{m.group(1)} games, 2 players" in stdout  # the summary of what was finished
+
+
+def _progress_counts(args: list[str], total: int) -> tuple[list[tuple[float, int]], str]:
+    """Run ``kerala`` in an 80x24 pty; the ``done/total`` counts seen, with their times."""
+    import pexpect
+
+    env = {**os.environ, "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kerala", *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=120,
+    )
+    log = io.StringIO()
+    child.logfile_read = log
+    seen: list[tuple[float, int]] = []
+    while child.expect([rf"(\d+)/{total}\b", pexpect.EOF]) == 0:
+        seen.append((time.monotonic(), int(child.match.group(1))))
+    child.close()
+    return seen, log.getvalue()
+
+
+def test_issue14_simulate_progress_moves_every_second_with_eta() -> None:
+    seen, text = _progress_counts(["simulate", "--games", "1500", "--jobs", "2"], 1500)
+    counts = [c for _, c in seen]
+    assert counts == sorted(counts) and len(set(counts)) >= 3, counts
+    assert "ETA" in text and "Traceback" not in text
+    # While games finish faster than one a second, the bar moves at least once a second.
+    moves = [t for (t, c), (_, prev) in zip(seen[1:], seen, strict=False) if c != prev]
+    gaps = [b - a for a, b in itertools.pairwise(moves)]
+    assert gaps and max(gaps) < 1.5, gaps
+
+
+def test_issue14_simulate_progress_moves_per_finished_game() -> None:
+    # Slow games: the count moves by the games just finished (two workers), not by batches.
+    seen, _ = _progress_counts(["simulate", "--games", "8", "--jobs", "2", "--bots", "greedy"], 8)
+    counts = sorted(set(c for _, c in seen))
+    assert counts[0] == 0
+    steps = [b - a for a, b in itertools.pairwise(counts)]
+    assert steps and max(steps) <= 2, counts

@@ -2,48 +2,191 @@
 
 Other parts add their own commands (``serve``, ``play``, ``tournament``) by a ``register``
 function in their package; each imports its heavy dependencies only when run.
+
+Every error, from the option parser or from a command, is one line on standard error,
+``error: <what was wrong, and where>``, never wrapped (docs/terminal.md, "The command line").
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import math
+import os
 import random
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
+from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import KeralaError
 from kerala.game import Phase, new_game
+from kerala.gridtext import looks_like_json, parse_grid
+from kerala.grounds import Grounds
 from kerala.notation import read_grounds, read_record, write_record
 from kerala.scoring import ScoreBreakdown, score_grounds
 from kerala.tiles import COLORS
 
+try:  # Typer 0.2x carries its own copy of Click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - older Typer uses Click itself
+    from click.exceptions import (  # type: ignore[assignment]
+        ClickException,
+        NoArgsIsHelpError,
+        UsageError,
+    )
+
+#: The order of the commands in ``kerala --help``: the README's. Commands not listed (added by
+#: a part written later) follow in the order they were added.
+COMMAND_ORDER = (
+    "serve",
+    "play",
+    "score",
+    "record",
+    "simulate",
+    "tournament",
+    "analyse",
+    "bench",
+)
+
+
+class KeralaGroup(TyperGroup):
+    """The command list in the README's order."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.subcommand_metavar = "COMMAND [ARGS]…"
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(super().list_commands(ctx))
+        known = [n for n in COMMAND_ORDER if n in names]
+        return known + [n for n in names if n not in known]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # Each command's whole first sentence, wrapped, never cut with "...".
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _metavar(param: Any) -> str:
+    """A parameter's metavariable: its own, else its name in capitals (``--port PORT``)."""
+    name = param.metavar or (param.name or "value").upper()
+    if param.param_type_name == "argument" and param.nargs != 1 and not name.endswith("…"):
+        name += "…"
+    return str(name)
+
+
+class KeralaCommand(TyperCommand):
+    """Help with real metavariables: ``FILE…`` and ``--games N``, never types in brackets."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        params = self.get_params(ctx)
+        pieces = ["[OPTIONS]"] if any(p.param_type_name == "option" for p in params) else []
+        for p in params:
+            if p.param_type_name == "argument":
+                name = _metavar(p)
+                pieces.append(name if p.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        args: list[tuple[str, str]] = []
+        opts: list[tuple[str, str]] = []
+        for p in self.get_params(ctx):
+            if p.param_type_name == "argument":
+                args.append((_metavar(p), getattr(p, "help", None) or ""))
+                continue
+            record = p.get_help_record(ctx)
+            if record is None:
+                continue
+            names = ", ".join(p.opts)
+            if p.secondary_opts:
+                names += " / " + ", ".join(p.secondary_opts)
+            if not getattr(p, "is_flag", False) and not getattr(p, "count", False):
+                names += " " + _metavar(p)
+            opts.append((names, record[1]))
+        if args:
+            with formatter.section("Arguments"):
+                formatter.write_dl(args)
+        if opts:
+            with formatter.section("Options"):
+                formatter.write_dl(opts)
+
+
 app = typer.Typer(
     name="kerala",
+    cls=KeralaGroup,
     help="Kerala: The Way of the Elephant — rules engine, notation, bots and play.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-record_app = typer.Typer(help="Game records (NOTATION.md).", no_args_is_help=True)
+record_app = typer.Typer(
+    help="Game records (NOTATION.md).",
+    no_args_is_help=True,
+    cls=KeralaGroup,
+    rich_markup_mode=None,
+)
 app.add_typer(record_app, name="record")
 
 console = Console()
 err_console = Console(stderr=True)
 
 
-def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+def version_text() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"kerala {version('kerala')}"
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree without install
+        return "kerala (version unknown: the package is not installed)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Kerala: The Way of the Elephant — rules engine, notation, bots and play."""
+
+
+def print_error(message: str) -> None:
+    """One error line on standard error, never wrapped (the terminal wraps it if needed)."""
+    text = Text("error:", style="bold red")
+    text.append(f" {message}", style="")
+    err_console.print(text, soft_wrap=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    print_error(message)
     raise typer.Exit(code)
 
 
@@ -69,42 +212,104 @@ def scoring_pad(breakdowns: list[tuple[str, ScoreBreakdown]]) -> Table:
     return table
 
 
+class InputFileError(KeralaError):
+    """A file named on the command line cannot be read; the message says why (not where)."""
+
+
 def _read_file(path: Path) -> str:
+    """The text of ``path`` (``-`` is standard input); the caller names the file in errors."""
+    if str(path) == "-":
+        try:
+            return sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputFileError(f"cannot read standard input: {e}") from None
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise KeralaError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise KeralaError(f"{path}: cannot read: {e}") from None
+        raise InputFileError("no such file") from None
+    except IsADirectoryError:
+        raise InputFileError("is a folder, not a file") from None
+    except PermissionError:
+        raise InputFileError("permission denied") from None
+    except UnicodeDecodeError:
+        raise InputFileError("not UTF-8 text") from None
+    except OSError as e:
+        raise InputFileError(f"cannot read: {e.strerror or e}") from None
+
+
+def _file_label(path: Path) -> str:
+    return "stdin" if str(path) == "-" else str(path)
+
+
+def read_grounds_file(path: Path) -> Grounds:
+    """A grounds document (JSON) or a text grid (docs/terminal.md) from ``path`` or stdin."""
+    text = _read_file(path)
+    if looks_like_json(text):
+        return read_grounds(text)
+    return parse_grid(text)
+
+
+def grounds_drawing(g: Grounds, removed: Sequence[tuple[int, int]], title: str) -> RenderableType:
+    """The grounds as the terminal game draws them, removed surplus cells marked ``x``."""
+    from kerala.tui.render import grounds_panel_of
+
+    return grounds_panel_of(g, title, removed=removed)
 
 
 @app.command()
 def score(
-    files: Annotated[list[Path], typer.Argument(help="grounds documents (NOTATION.md)")],
-    as_json: Annotated[bool, typer.Option("--json", help="print the NOTATION.md fields")] = False,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE…",
+            help="grounds: a JSON document (NOTATION.md) or a text grid (docs/terminal.md); "
+            "- reads standard input",
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="one JSON line per file: NOTATION.md's fields")
+    ] = False,
 ) -> None:
     """Score festival grounds of a physical game (the score calculator)."""
-    results: list[tuple[str, ScoreBreakdown]] = []
+    results: list[tuple[str, ScoreBreakdown, Grounds]] = []
     bad = False
+    if sum(str(f) == "-" for f in files) > 1:
+        fail("- (standard input) can be given once")
     for f in files:
+        label = _file_label(f)
         try:
-            g = read_grounds(_read_file(f))
+            g = read_grounds_file(f)
         except KeralaError as e:
-            msg = str(e) if str(e).startswith(str(f)) else f"{f}: {e}"
-            err_console.print(f"[bold red]error:[/] {msg}", highlight=False)
+            print_error(f"{label}: {e}")
             bad = True
             continue
         b = score_grounds(g)
-        results.append((f.name if len(files) > 1 else str(f), b))
+        results.append((Path(label).name if len(files) > 1 else label, b, g))
         if as_json:
-            print(json.dumps({"file": str(f), "color": g.color, **b.to_json()}))
+            print(json.dumps({"file": label, "color": g.color, **b.to_json()}))
     if not as_json and results:
-        console.print(scoring_pad(results))
-        for name, b in results:
+        drawings = [grounds_drawing(g, b.removed_cells, name) for name, b, g in results]
+        pad = scoring_pad([(name, b) for name, b, _ in results])
+        console.print(_side_by_side([*drawings, pad]))
+        for name, b, _ in results:
             cells = ", ".join(f"({x}, {y})" for x, y in b.removed_cells) or "none"
-            console.print(f"{name}: removed cells: {cells}", highlight=False)
+            console.print(
+                f"{name}: removed surplus cells (x, SC1): {cells}", highlight=False, soft_wrap=True
+            )
     if bad:
         raise typer.Exit(1)
+
+
+def _side_by_side(items: Sequence[RenderableType]) -> RenderableType:
+    """The items in a row when the console is wide enough, else one below the other."""
+    widths = [console.measure(i).maximum for i in items]
+    if sum(widths) + 2 * (len(items) - 1) <= console.width:
+        row = Table.grid(padding=(0, 2))
+        for _ in items:
+            row.add_column(vertical="top")
+        row.add_row(*items)
+        return row
+    return Group(*items)
 
 
 # -- record check ------------------------------------------------------------------------
@@ -112,7 +317,9 @@ def score(
 
 @record_app.command("check")
 def record_check(
-    files: Annotated[list[Path], typer.Argument(help="game records (NOTATION.md)")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE…", help="game records (NOTATION.md)")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON line per file")] = False,
 ) -> None:
     """Replay and validate game records; exit status 1 if any is bad."""
@@ -130,15 +337,22 @@ def record_check(
             error = str(e)
         if error is not None:
             bad += 1
+        label = _file_label(f)
         if as_json:
             print(
-                json.dumps({"file": str(f), "ok": error is None, "error": error, "totals": totals})
+                json.dumps({"file": label, "ok": error is None, "error": error, "totals": totals})
             )
         elif error is None:
-            what = f"finished, totals {totals}" if finished else "valid game in progress"
-            console.print(f"[green]ok[/]  {f}: {what}", highlight=False)
+            what = (
+                f"finished, totals {', '.join(map(str, totals or []))}"
+                if finished
+                else "valid game in progress"
+            )
+            console.print(f"[green]ok[/]  {label}: {what}", highlight=False, soft_wrap=True)
         else:
-            console.print(f"[red]bad[/] {f}: {error}", highlight=False)
+            console.print(
+                Text.assemble(("bad", "red"), f" {label}: {error}"), highlight=False, soft_wrap=True
+            )
     if bad:
         raise typer.Exit(1)
 
@@ -146,11 +360,11 @@ def record_check(
 # -- simulate ----------------------------------------------------------------------------
 
 
-def _simulate_one(args: tuple[int, int, list[str], int, str | None]) -> dict[str, Any]:
+def _simulate_one(args: tuple[int, int, list[str], int, bool]) -> dict[str, Any]:
     from kerala.bots import make_bot
     from kerala.match import game_seed, play_game
 
-    index, players, bot_specs, seed, records = args
+    index, players, bot_specs, seed, with_record = args
     gs = game_seed(seed, index)
     bots = [make_bot(spec, seed=gs + i + 1) for i, spec in enumerate(bot_specs)]
     state = play_game(bots, seed=gs, colors=list(COLORS[:players]))
@@ -170,27 +384,107 @@ def _simulate_one(args: tuple[int, int, list[str], int, str | None]) -> dict[str
             elif isinstance(d, FollowUpSkip) and prev is not None:
                 usage[f"{prev.take.special} skipped"] += 1
             prev = None
-    if records:
-        doc = write_record(
-            state, [{"name": f"{spec} #{i}", "bot": spec} for i, spec in enumerate(bot_specs)]
-        )
-        Path(records, f"game-{index:05d}.json").write_text(json.dumps(doc, indent=1))
-    return {
+    out: dict[str, Any] = {
         "index": index,
         "totals": [s.total for s in scores],
         "ranks": state.ranks(),
         "usage": dict(usage),
     }
+    if with_record:
+        # The driver writes it: a worker stopped by Ctrl-C never leaves half a file.
+        out["record"] = write_record(
+            state, [{"name": f"{spec} #{i}", "bot": spec} for i, spec in enumerate(bot_specs)]
+        )
+    return out
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole: a reader sees no file or the whole file, never a part."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _ignore_sigint() -> None:
+    # Worker processes leave Ctrl-C to the driver, which stops them and keeps what is finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_tasks(
+    fn: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], jobs: int
+) -> Iterator[dict[str, Any]]:
+    """``fn`` over ``tasks``, each result as soon as its task is done (one task at a time per
+    worker, so progress moves per finished task). Leaving early stops the workers at once."""
+    if jobs == 1:
+        for t in tasks:
+            yield fn(t)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(fn, tasks, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def progress_bar(total: int, *, enabled: bool, transient: bool = True) -> Any:
+    """A progress bar on standard error: ``done/total``, elapsed time and ETA."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=not enabled,
+        transient=transient,
+        refresh_per_second=4,
+    )
+
+
+def _positive_seconds(value: float) -> float:
+    if math.isnan(value):
+        raise typer.BadParameter("not a number (nan); give seconds, e.g. 3 or 0.5")
+    if math.isinf(value):
+        raise typer.BadParameter(f"must be finite, got {value}; give seconds, e.g. 3 or 0.5")
+    if value < 0.01:
+        raise typer.BadParameter(f"must be at least 0.01 seconds, got {value:g}")
+    return value
 
 
 @app.command()
 def simulate(
-    games: Annotated[int, typer.Option(min=1, help="number of games")] = 100,
-    players: Annotated[int, typer.Option(min=2, max=5, help="players per game")] = 2,
-    bots: Annotated[str, typer.Option(help="bot spec per seat, comma-separated")] = "random",
-    seed: Annotated[int, typer.Option(help="seed of the whole series")] = 0,
-    records: Annotated[Path | None, typer.Option(help="write every game's record here")] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    games: Annotated[int, typer.Option(min=1, metavar="N", help="number of games")] = 100,
+    players: Annotated[
+        int, typer.Option(min=2, max=5, metavar="P", help="players per game (2-5)")
+    ] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(metavar="BOT,…", help="bot spec per seat, comma-separated, or one for all"),
+    ] = "random",
+    seed: Annotated[int, typer.Option(metavar="S", help="seed of the whole series")] = 0,
+    records: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="write every game's record here")
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=1, metavar="J", help="worker processes")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:
     """Play bot games and print a summary (wins, scores, passes, specials)."""
@@ -207,31 +501,43 @@ def simulate(
         except BotSpecError as e:
             fail(f"--bots: {e}")
     if records is not None:
+        if records.exists() and not records.is_dir():
+            fail(f"--records {records}: a file of that name exists; give a folder")
         try:
             records.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            fail(f"--records {records}: {e}")
-    tasks = [(i, players, specs, seed, str(records) if records else None) for i in range(games)]
+            fail(f"--records {records}: cannot create the folder: {e.strerror or e}")
+    tasks = [(i, players, specs, seed, records is not None) for i in range(games)]
     results: list[dict[str, Any]] = []
-    show = console.is_terminal and not as_json
-    from rich.progress import Progress
-
-    with Progress(console=console, disable=not show, transient=True) as progress:
-        task = progress.add_task("playing", total=games)
-        if jobs == 1:
-            for t in tasks:
-                results.append(_simulate_one(t))
+    interrupted = False
+    with progress_bar(games, enabled=err_console.is_terminal) as progress:
+        task = progress.add_task("games", total=games)
+        try:
+            for r in run_tasks(_simulate_one, tasks, jobs):
+                if records is not None:
+                    path = records / f"game-{r['index']:05d}.json"
+                    write_atomic(path, json.dumps(r.pop("record"), indent=1))
+                results.append(r)
                 progress.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for r in pool.map(_simulate_one, tasks, chunksize=max(1, games // (jobs * 8))):
-                    results.append(r)
-                    progress.advance(task)
+        except KeyboardInterrupt:
+            interrupted = True
+    results.sort(key=lambda r: r["index"])
+    if interrupted:
+        where = f"; their records are in {records}" if records is not None and results else ""
+        err_console.print(
+            f"interrupted: {len(results)} of {games} games finished{where}",
+            highlight=False,
+            soft_wrap=True,
+        )
     summary = summarize(results, specs)
     if as_json:
+        if interrupted:
+            summary["interrupted"] = True
         print(json.dumps(summary))
-        return
-    print_summary(summary)
+    elif results:
+        print_summary(summary)
+    if interrupted:
+        raise typer.Exit(130)
 
 
 def summarize(results: list[dict[str, Any]], specs: list[str]) -> dict[str, Any]:
@@ -344,9 +650,16 @@ def bench_playouts(players: int, seconds: float, seed: int = 1) -> dict[str, Any
 
 @app.command()
 def bench(
-    players: Annotated[int, typer.Option(min=2, max=5)] = 2,
-    seconds: Annotated[float, typer.Option(min=0.01)] = 3.0,
-    seed: Annotated[int, typer.Option()] = 1,
+    players: Annotated[
+        int, typer.Option(min=2, max=5, metavar="P", help="players per game (2-5)")
+    ] = 2,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            metavar="S", callback=_positive_seconds, help="how long to play, at least 0.01"
+        ),
+    ] = 3.0,
+    seed: Annotated[int, typer.Option(metavar="S", help="seed of the random choices")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="last line is JSON")] = False,
 ) -> None:
     """Random full-game playouts: games/s and decisions/s (player decisions, not draws)."""
@@ -365,7 +678,13 @@ def bench(
 
 # -- optional parts ----------------------------------------------------------------------
 
-_OPTIONAL_COMMANDS = ("kerala.bots.commands", "kerala.tui.commands", "kerala.server.commands")
+#: Parts that add commands by a ``register(app)`` function; a part not installed is left out.
+_OPTIONAL_COMMANDS = (
+    "kerala.bots.commands",
+    "kerala.tui.commands",
+    "kerala.server.commands",
+    "kerala.bots.analysis_commands",
+)
 
 
 def _register_optional() -> None:
@@ -377,14 +696,51 @@ def _register_optional() -> None:
                 continue  # that part is not written (or not installed) yet
             raise
         mod.register(app)
+    # One help style for every command, whoever added it.
+    for typer_app in (app, record_app):
+        for info in typer_app.registered_commands:
+            if info.cls is None or info.cls is TyperCommand:
+                info.cls = KeralaCommand
 
 
 _register_optional()
 
 
-def main() -> None:
+def _usage_hint(e: Any) -> str:
+    ctx = getattr(e, "ctx", None)
+    path = ctx.command_path if ctx is not None else "kerala"
+    return f" (see {path} --help)"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The ``kerala`` command (``python -m kerala``)."""
+    command = typer.main.get_command(app)
     try:
-        app()
-    except KeralaError as e:
-        err_console.print(f"[bold red]error:[/] {e}", highlight=False)
+        code = command.main(
+            args=list(argv) if argv is not None else None, prog_name="kerala", standalone_mode=False
+        )
+    except NoArgsIsHelpError as e:
+        e.show()  # the help, as asked by typing the bare command
+        sys.exit(0)
+    except UsageError as e:
+        message = e.format_message().rstrip(".")
+        print_error(message[:1].lower() + message[1:] + _usage_hint(e))
         sys.exit(2)
+    except ClickException as e:
+        print_error(e.format_message())
+        sys.exit(e.exit_code)
+    except KeralaError as e:
+        print_error(str(e))
+        sys.exit(2)
+    except typer.Abort:
+        print_error("interrupted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err_console.print("interrupted", highlight=False)
+        sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (kerala … | head): nothing more to say.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -29,19 +29,14 @@ from rich.panel import Panel
 from rich.text import Text
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.grounds import Stack
+from kerala.gridtext import ARROW, BOTH, COLOR_LETTER, KIND_CHAR, LYING, STANDING
+from kerala.gridtext import tile_code as _code
+from kerala.grounds import Grounds, Stack, cell
 from kerala.tiles import TileType
 from kerala.views import GroundsView, PlayerView
 
 Cell = tuple[int, int]
 
-COLOR_LETTER: Final[dict[str, str]] = {
-    "blue": "B",
-    "black": "K",
-    "green": "G",
-    "red": "R",
-    "purple": "P",
-}
 COLOR_STYLE: Final[dict[str, str]] = {
     "blue": "bold bright_white on blue",
     "black": "bold bright_white on grey30",
@@ -49,18 +44,6 @@ COLOR_STYLE: Final[dict[str, str]] = {
     "red": "bold bright_white on red3",
     "purple": "bold bright_white on dark_magenta",
 }
-ARROW: Final[dict[str, str]] = {"N": "^", "E": ">", "S": "v", "W": "<"}
-KIND_CHAR: Final[dict[str, str]] = {
-    "e1": "1",
-    "e2": "2",
-    "e3": "3",
-    "start": "s",
-    "move-elephant": "E",
-    "move-tile": "T",
-}
-STANDING: Final = "@"
-LYING: Final = "z"
-BOTH: Final = "&"
 CELL_WIDTH: Final = 5  # four characters and a space
 LABEL_WIDTH: Final = 4  # the y labels on the left
 _AROUND: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -75,10 +58,7 @@ LEGEND: Final = (
 
 def tile_code(t: TileType) -> str:
     """A tile's short code: color letter and kind (``G2``, ``BE``; an arch ``Rak``)."""
-    c = COLOR_LETTER[t.color]
-    if t.arch_color is not None:
-        return f"{c}a{COLOR_LETTER[t.arch_color].lower()}"
-    return c + KIND_CHAR[t.kind]
+    return _code(t)
 
 
 def tile_words(t: TileType) -> str:
@@ -98,6 +78,19 @@ def cell_text(stack: Stack, elephant: str) -> str:
     return f"{c}{KIND_CHAR[t.kind]}{height}{elephant or ' '}"
 
 
+def removed_text(text: str) -> str:
+    """A removed cell (SC1): an ``x`` in place of the height, never over the elephant.
+
+    >>> removed_text("G23@"), removed_text("R>g "), removed_text("R>gz")
+    ('G2x@', 'R>gx', 'Rxgz')
+    """
+    if text[1] in ARROW.values():  # an arch: its color letter and arch color stay
+        return (
+            text[:3] + "x" if text[3] not in (STANDING, LYING, BOTH) else text[0] + "x" + text[2:]
+        )
+    return text[:2] + "x" + text[3]
+
+
 def elephant_markers(g: GroundsView) -> dict[Cell, str]:
     """Which cells hold an elephant, and how it is drawn.
 
@@ -105,11 +98,16 @@ def elephant_markers(g: GroundsView) -> dict[Cell, str]:
     after the first pass, both after the second.
     """
     e0, e1 = g.elephants
+    return elephant_markers_of(e0, e1, g.passes)
+
+
+def elephant_markers_of(e0: Cell, e1: Cell, passes: int) -> dict[Cell, str]:
+    """The markers of two elephants after ``passes`` passes (see :func:`elephant_markers`)."""
     if e0 == e1:
         return {e0: BOTH}
     return {
-        e0: LYING if g.passes >= 2 else STANDING,
-        e1: LYING if g.passes >= 1 else STANDING,
+        e0: LYING if passes >= 2 else STANDING,
+        e1: LYING if passes >= 1 else STANDING,
     }
 
 
@@ -154,14 +152,35 @@ def grounds_grid(
     max_rows: int = 12,
 ) -> tuple[Text, str]:
     """The grid of one grounds, and a note saying which part is shown when it is cut."""
+    return draw_grid(
+        dict(g.stacks),
+        elephant_markers(g),
+        marks=marks,
+        removed=removed,
+        max_cols=max_cols,
+        max_rows=max_rows,
+        focus=list(g.elephants),
+    )
+
+
+def draw_grid(
+    stacks: Mapping[Cell, Stack],
+    elephants: Mapping[Cell, str],
+    *,
+    marks: Mapping[Cell, str] | None = None,
+    removed: Sequence[Cell] = (),
+    max_cols: int = 14,
+    max_rows: int = 12,
+    focus: Sequence[Cell] = (),
+) -> tuple[Text, str]:
+    """The grid of stacks with elephant markers, cut to a window around the focus."""
     marks = marks or {}
-    stacks = dict(g.stacks)
     cells = list(stacks) + list(marks)
     # Around a highlighted cell (the chosen target) show its neighbours: what an arch faces.
     cells += [(x + dx, y + dy) for (x, y), m in marks.items() if m == "*" for dx, dy in _AROUND]
-    focus = list(marks) or list(g.elephants)
+    # The numbered choices first, then the elephants: both stay in view when they fit.
+    focus = list(marks) or list(focus) or list(elephants)
     w = choose_window(cells, focus, max_cols, max_rows)
-    elephants = elephant_markers(g)
     gone = set(removed)
     out = Text(no_wrap=True, overflow="crop")
     out.append(" " * LABEL_WIDTH)
@@ -177,7 +196,7 @@ def grounds_grid(
                 s = stacks[c]
                 text = cell_text(s, elephants.get(c, ""))
                 if c in gone:
-                    out.append(text[:3] + "x", style=COLOR_STYLE[s[-1][0].color] + " strike")
+                    out.append(removed_text(text), style=COLOR_STYLE[s[-1][0].color] + " strike")
                 else:
                     out.append(text, style=COLOR_STYLE[s[-1][0].color])
             else:
@@ -193,6 +212,28 @@ def grounds_grid(
         cut.append(f"y {w.y0}..{w.y1} of {min(ys)}..{max(ys)}")
     note = ", ".join(cut)
     return out, note
+
+
+def grounds_panel_of(
+    g: Grounds, title: str, *, removed: Sequence[Cell] = (), max_cols: int = 14, max_rows: int = 40
+) -> Panel:
+    """A grounds outside a game (the score calculator): its grid in a frame titled ``title``."""
+    stacks = {cell(k): s for k, s in g.stacks.items()}
+    el = [cell(k) for k in g.elephants]
+    markers: dict[Cell, str] = {}
+    if len(el) == 2:
+        markers = elephant_markers_of(el[0], el[1], g.passes)
+    grid, note = draw_grid(stacks, markers, removed=removed, max_cols=max_cols, max_rows=max_rows)
+    return Panel(
+        grid,
+        title=Text(title, no_wrap=True, overflow="ellipsis"),
+        title_align="left",
+        subtitle=Text(note) if note else None,
+        subtitle_align="right",
+        expand=False,
+        padding=(0, 1),
+        box=box.ROUNDED,
+    )
 
 
 def passes_left(g: GroundsView) -> int:
