@@ -27,7 +27,8 @@ Importing this module registers ``kerala/Kerala-v0``:
 - **Reproducible opponents** Bag draws (and the random removal, S3) come from the env's
   ``np_random``; the bots are seeded from it at each reset. Opponents search with *iteration*
   budgets: the level ``hard`` (``mcts:time=1`` elsewhere) becomes ``mcts`` with
-  :data:`HARD_ITERATIONS` iterations, and a bare ``mcts`` gets :data:`MCTS_ITERATIONS`. So
+  :data:`HARD_ITERATIONS` iterations, and a bare ``mcts`` or ``expert`` gets the iterations of
+  :data:`SEARCH_ITERATIONS`. So
   ``reset(seed=s)`` replays the same episode for the same actions, at every level. An explicit
   time budget (``mcts:time=0.5``) is still accepted, but such a search depends on the machine's
   speed and load: its episodes are **not** reproducible (``env.unwrapped.reproducible`` is
@@ -66,13 +67,16 @@ ENV_ID = "kerala/Kerala-v0"
 HARD_ITERATIONS = 600
 #: Iterations per decision of a bare ``mcts`` opponent (about its default 0.25 s).
 MCTS_ITERATIONS = 150
+#: Iterations per decision of the searching bots when their spec names no budget.
+SEARCH_ITERATIONS: dict[str, int] = {"mcts": MCTS_ITERATIONS, "expert": HARD_ITERATIONS}
 
 
 def reproducible_spec(spec: str) -> tuple[str, bool]:
     """The bot spec an env opponent uses for ``spec``, and whether it is reproducible.
 
     ``hard`` becomes ``mcts:iterations=600``; ``mcts`` without a budget gets
-    ``iterations=150``; a spec with a ``time`` option stays as it is and is not reproducible.
+    ``iterations=150``, ``expert`` ``iterations=600`` (:data:`SEARCH_ITERATIONS`); a spec with
+    a ``time`` option stays as it is and is not reproducible.
 
     >>> reproducible_spec("hard"), reproducible_spec("mcts:c=0.5")
     (('mcts:iterations=600', True), ('mcts:c=0.5:iterations=150', True))
@@ -84,8 +88,8 @@ def reproducible_spec(spec: str) -> tuple[str, bool]:
         return f"mcts:iterations={HARD_ITERATIONS}", True
     if "time" in opts:
         return spec, False
-    if name == "mcts" and "iterations" not in opts:
-        return f"{spec.strip()}:iterations={MCTS_ITERATIONS}", True
+    if name in SEARCH_ITERATIONS and "iterations" not in opts:
+        return f"{spec.strip()}:iterations={SEARCH_ITERATIONS[name]}", True
     return spec, True
 
 
@@ -279,4 +283,11 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="kerala.envs.gymnasium:KeralaEnv")
 
-__all__ = ["ENV_ID", "HARD_ITERATIONS", "MCTS_ITERATIONS", "KeralaEnv", "reproducible_spec"]
+__all__ = [
+    "ENV_ID",
+    "HARD_ITERATIONS",
+    "MCTS_ITERATIONS",
+    "SEARCH_ITERATIONS",
+    "KeralaEnv",
+    "reproducible_spec",
+]
