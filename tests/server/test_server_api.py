@@ -177,7 +177,7 @@ def test_create_chosen_removal_shows_removed(client: TestClient) -> None:
             },
             422,
             "invalid_request",
-            ["unknown bot level 'x'"],
+            ['unknown bot level "x"'],
         ),
         (
             {"seats": [*TWO_HUMANS[:1], {"name": "B", "color": "red", "level": "random"}]},

@@ -20,7 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from kerala.bots import BotSpecError, make_bot
 from kerala.server.botrunner import BotRunner
 from kerala.server.errors import BodyLimit, install_handlers
+from kerala.server.fanout import Announcer, make_broker
 from kerala.server.hub import Hub
+from kerala.server.repository import GameRepository
 from kerala.server.routes import games, live, tools, ui
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -71,9 +73,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
     settings = settings if settings is not None else Settings()
     engine = make_engine(settings.db, settings.sqlite_synchronous)
-    service = GameService(engine, settings, available_levels(settings.bot_levels))
+    repo = GameRepository(engine)
+    service = GameService(repo, settings, available_levels(settings.bot_levels))
     hub = Hub()
-    bots = BotRunner(service, hub, settings)
+    broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
+    announcer = Announcer(hub, broker)
+    bots = BotRunner(service, announcer, broker, settings)
+    announcer.bots_hear(bots.after)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,9 +87,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = 64
         if settings.migrate:
             await anyio.to_thread.run_sync(migrate, settings.db)
-        bots.start()
-        for game_id in await anyio.to_thread.run_sync(service.pending_bot_games):
-            bots.poke(game_id)
+        await broker.start(announcer.deliver)
+        bots.start()  # and resumes the bot turns a stopped server left waiting
         if settings.tune_gc:
             tune_gc()
         try:
@@ -91,7 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             hub.close_all()
             await bots.close()
-            await anyio.to_thread.run_sync(service.committer.close)
+            await broker.close()
+            await anyio.to_thread.run_sync(repo.close)
             engine.dispose()
 
     app = FastAPI(
@@ -103,6 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.service = service
     app.state.hub = hub
+    app.state.announcer = announcer
+    app.state.broker = broker
+    app.state.repo = repo
     app.state.bots = bots
     install_handlers(app)
     app.include_router(games.router)

@@ -1,16 +1,28 @@
 """Bots playing their seats without blocking the server.
 
-When the seat to move is a bot's, one task per game (in this process) asks a worker pool for the
-bot's decision, then submits it like any player's (checked, committed, announced). A bot sees
-only its view and the legal decisions (RULES.md I1, I2). Thinking runs in worker *processes* by
-default, so an ``mcts`` bot searching in one game takes no time from the event loop that answers
-the other games. A game whose bot was to move when a server stopped is resumed when one starts.
+When the seat to move is a bot's, one task per game asks a worker pool for the bot's decision,
+then submits it like any player's (checked, committed, announced). A bot sees only its view and
+the legal decisions (RULES.md I1, I2). Thinking runs in worker *processes* by default, so an
+``mcts`` bot searching in one game takes no time from the event loop that answers the others.
+
+**A bot seat to move always gets a runner, whoever commits the event that makes it so.** The
+runner hears of every committed event, this process's and the other processes'
+(:class:`kerala.server.fanout.Announcer`), and never of reads: reading a game has no side
+effects. A game's task is asked again (:meth:`BotRunner.poke`) when it is running already; it
+looks once more before it ends, and it leaves the table of tasks in the same step as it decides
+to end, so no request falls between a task that is ending and a new one (issue 11: a task that
+had just seen "a person to move" used to swallow the next bot turn). Across processes the
+broker's lease makes one process run a game's bot turns; every process also looks for bot
+turns left waiting (a dead process's, a lost message's) every ``bot_sweep`` seconds, and takes
+them over once their lease has run out. A game whose bot was to move when a server stopped is
+resumed when one starts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import multiprocessing
 import os
@@ -26,10 +38,12 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.actions import Decision, decision_from_json
 from kerala.bots import RandomBot, make_bot
-from kerala.server.errors import ApiError
-from kerala.server.hub import Hub
-from kerala.server.service import GameService, Snapshot
+from kerala.server.domain import Busy, GameError, StaleDecision
+from kerala.server.fanout import Announcer, Broker
+from kerala.server.service import GameService
 from kerala.server.settings import Settings
+from kerala.server.store import utcnow
+from kerala.server.wire import Snapshot
 from kerala.views import PlayerView
 
 log = logging.getLogger("kerala.server.bots")
@@ -74,12 +88,18 @@ def _warm() -> int:
 class BotRunner:
     """Drives the bot seats of the games in this process."""
 
-    def __init__(self, service: GameService, hub: Hub, settings: Settings) -> None:
+    def __init__(
+        self, service: GameService, announcer: Announcer, broker: Broker, settings: Settings
+    ) -> None:
         self.service = service
-        self.hub = hub
+        self.announcer = announcer
+        self.broker = broker
         self.settings = settings
         self._pool: Executor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        #: Games whose running task was asked again meanwhile: it looks once more before ending.
+        self._again: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         self._hinting: set[str] = set()
         self._closing = False
 
@@ -99,10 +119,30 @@ class BotRunner:
         return self._pool
 
     def start(self) -> None:
+        """Warm the workers, and look for waiting bot turns now and every ``bot_sweep`` s."""
         self._executor().submit(_warm)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Poke every game whose bot has the turn and whose last event is not brand new (or
+        every such game, the first time: those a stopped server left)."""
+        first = True
+        while not self._closing:
+            try:
+                since = None if first else utcnow() - dt.timedelta(seconds=self.settings.bot_sweep)
+                for game_id in await run_in_threadpool(self.service.pending_bot_games, since):
+                    self.poke(game_id)
+                first = False
+            except Exception as e:  # the database away for a moment: look again later
+                log.warning("looking for waiting bot turns failed (%s)", type(e).__name__)
+            await asyncio.sleep(self.settings.bot_sweep)
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         tasks = list(self._tasks.values())
         for t in tasks:
             t.cancel()
@@ -116,19 +156,20 @@ class BotRunner:
     def busy(self, game_id: str) -> bool:
         return game_id in self._tasks
 
-    def after(self, game_id: str, snapshot: Snapshot) -> None:
-        """After an event: let the bots play if the seat to move is a bot's."""
-        seat = snapshot.to_move
-        if seat is not None and snapshot.base["players"][seat]["kind"] == "bot":
-            self.poke(game_id)
+    def after(self, snapshot: Snapshot) -> None:
+        """After any committed event: let the bots play if the seat to move is a bot's."""
+        if snapshot.bot_to_move():
+            self.poke(snapshot.game_id)
 
     def poke(self, game_id: str) -> None:
-        """Make sure the game's bots play if it is a bot's turn (no-op if already driving)."""
-        if self._closing or game_id in self._tasks:
+        """Make sure the game's bot turn gets a runner: a new task, or the running one asked
+        to look once more before it ends."""
+        if self._closing:
             return
-        task = asyncio.get_running_loop().create_task(self._drive(game_id))
-        self._tasks[game_id] = task
-        task.add_done_callback(lambda _t: self._tasks.pop(game_id, None))
+        if game_id in self._tasks:
+            self._again.add(game_id)
+            return
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     def hinting(self, game_id: str) -> bool:
         """Whether a hint for this game is being worked out in this process."""
@@ -142,7 +183,7 @@ class BotRunner:
         One at a time per game: a second request while one thinks is refused (409), so that
         repeated clicks cannot tie up every worker."""
         if game_id in self._hinting:
-            raise ApiError(409, "conflict", "a hint for this game is being worked out already")
+            raise Busy("a hint for this game is being worked out already")
         self._hinting.add(game_id)
         loop = asyncio.get_running_loop()
         budget = self.settings.hint_budget
@@ -174,10 +215,36 @@ class BotRunner:
         return RandomBot(seed).choose(view, legal)
 
     async def _drive(self, game_id: str) -> None:
+        try:
+            while not self._closing:
+                self._again.discard(game_id)
+                if await self.broker.acquire(game_id):
+                    renewer = asyncio.create_task(self._renew(game_id))
+                    try:
+                        await self._play(game_id)
+                    finally:
+                        renewer.cancel()
+                        await self.broker.release(game_id)
+                # Else another process runs this game's bots: it hears of every event too.
+                if game_id not in self._again:
+                    return  # and leaves the table in this same step (no await in between)
+        finally:
+            self._tasks.pop(game_id, None)
+            self._again.discard(game_id)
+
+    async def _renew(self, game_id: str) -> None:
+        while True:
+            await asyncio.sleep(self.settings.bot_lease / 3)
+            if not await self.broker.renew(game_id):
+                log.warning("lost the bot lease of game %s", game_id)
+                return
+
+    async def _play(self, game_id: str) -> None:
+        """Play the game's bot turns while a bot has the turn."""
         while not self._closing:
             try:
                 job = await run_in_threadpool(self.service.bot_job, game_id)
-            except ApiError:
+            except GameError:
                 return
             if job is None:
                 return
@@ -190,9 +257,9 @@ class BotRunner:
                 snap, event = await run_in_threadpool(
                     self.service.submit, game_id, job.seat, decision, job.expected, by_bot=True
                 )
-            except ApiError as e:
-                if e.code == "stale":
+            except GameError as e:
+                if isinstance(e, StaleDecision):
                     continue  # the game moved on (another process): look again
                 log.error("bot decision refused in game %s: %s", game_id, e.code)
                 return
-            self.hub.publish(game_id, event, snap)
+            self.announcer.announce(event, snap)

@@ -1,8 +1,11 @@
-"""The server's refusals: one exception type, one JSON shape, and the size limit on bodies.
+"""The server's refusals: one JSON shape, the one place where domain errors get a status,
+and the size limit on bodies.
 
 Every refusal is ``{"detail": message, "code": short code, ...}`` with a 4xx status (see
-docs/api.md). Messages say what was wrong and where; they never carry hidden information
-(RULES.md I2): they are built from the request and from public facts only.
+docs/api.md). The game service raises domain errors (:mod:`kerala.server.domain`), which know no
+HTTP; :func:`refusal` gives each its status here, for the REST routes and the WebSocket alike.
+Messages say what was wrong and where; they never carry hidden information (RULES.md I2): they
+are built from the request and from public facts only.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kerala.server import domain
 
 
 class ApiError(Exception):
@@ -29,6 +34,26 @@ class ApiError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"detail": self.detail, "code": self.code, **self.extra}
+
+
+#: The HTTP status of each domain error (the most specific class listed wins).
+STATUS: dict[type[domain.GameError], int] = {
+    domain.GameNotFound: 404,
+    domain.SeatNotFound: 404,
+    domain.BadToken: 403,
+    domain.StaleDecision: 409,
+    domain.NotYourTurn: 409,
+    domain.Conflict: 409,
+    domain.BadDecision: 400,
+    domain.IllegalDecision: 422,
+    domain.InvalidRequest: 422,
+}
+
+
+def refusal(e: domain.GameError) -> ApiError:
+    """The HTTP refusal of a domain error."""
+    status = next((STATUS[c] for c in type(e).__mro__ if c in STATUS), 400)
+    return ApiError(status, e.code, e.detail, **e.extra)
 
 
 _HTTP_CODES = {
@@ -53,6 +78,11 @@ def install_handlers(app: FastAPI) -> None:
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    async def game_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, domain.GameError)
+        e = refusal(exc)
+        return JSONResponse(e.to_json(), status_code=e.status)
 
     async def validation_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -87,6 +117,7 @@ def install_handlers(app: FastAPI) -> None:
         )
 
     app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
 

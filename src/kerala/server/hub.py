@@ -12,8 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from kerala.server.service import Snapshot
-from kerala.server.wire import dumpb
+from kerala.server.wire import Snapshot, dumpb, event_message
 
 
 @dataclass
@@ -32,13 +31,6 @@ class Published:
                 self.event_json = dumpb(self.event)
             t = self.texts[seat] = event_message(self.event_json, self.snapshot.game_json(seat))
         return t
-
-
-def event_message(event_json: bytes, game_json: bytes) -> str:
-    """The ``event`` message: the event and the game after it, as one seat sees it."""
-    return b"".join((b'{"type":"event","event":', event_json, b',"game":', game_json, b"}")).decode(
-        "utf-8"
-    )
 
 
 class Connection:

@@ -56,3 +56,11 @@ class Settings(BaseSettings):
     tune_gc: bool = True
     #: Run ``alembic upgrade head`` when the server starts.
     migrate: bool = True
+    #: Redis URL (``redis://127.0.0.1:6379/0``): needed when several processes share a database.
+    redis: str | None = None
+    #: Prefix of the Redis keys and channel: the processes of one game world share it.
+    redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "kerala"
+    #: Seconds a process's lease on a game's bot turn lasts unless renewed (takeover time).
+    bot_lease: Annotated[float, Field(gt=0.5, le=600)] = 5.0
+    #: Seconds between looks for bot turns left waiting (a dead process's, a lost message's).
+    bot_sweep: Annotated[float, Field(gt=0, le=600)] = 2.0

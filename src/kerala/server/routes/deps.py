@@ -11,6 +11,7 @@ from fastapi import Depends, Header, Path, Query, Request
 
 from kerala.server.botrunner import BotRunner
 from kerala.server.errors import ApiError
+from kerala.server.fanout import Announcer
 from kerala.server.hub import Hub
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -26,6 +27,11 @@ async def get_service(request: Request) -> GameService:
 async def get_hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+async def get_announcer(request: Request) -> Announcer:
+    announcer: Announcer = request.app.state.announcer
+    return announcer
 
 
 async def get_bots(request: Request) -> BotRunner:
@@ -72,6 +78,7 @@ async def require_token(token: Annotated[str | None, Depends(get_token)]) -> str
 
 ServiceDep = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[Hub, Depends(get_hub)]
+AnnouncerDep = Annotated[Announcer, Depends(get_announcer)]
 BotsDep = Annotated[BotRunner, Depends(get_bots)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TokenDep = Annotated[str | None, Depends(get_token)]

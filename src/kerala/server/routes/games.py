@@ -11,9 +11,9 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import write_record
 from kerala.server.routes.deps import (
+    AnnouncerDep,
     BotsDep,
     GameIdDep,
-    HubDep,
     RequiredTokenDep,
     ServiceDep,
     SettingsDep,
@@ -36,8 +36,7 @@ from kerala.server.schemas import (
     Hints,
     Replay,
 )
-from kerala.server.service import Snapshot
-from kerala.server.wire import dumpb
+from kerala.server.wire import Snapshot, dumpb
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -107,7 +106,7 @@ async def create_game(
                     "url": base + path,
                 }
             )
-    bots.after(game_id, snap)
+    bots.after(snap)
     return _json(
         {
             "id": game_id,
@@ -130,20 +129,12 @@ async def list_games(
     return _json({"games": games})
 
 
-async def _game_for(
-    service: ServiceDep, bots: BotsDep, game_id: str, token: str | None
-) -> tuple[Snapshot, int | None]:
-    snap, seat = await run_in_threadpool(service.get, game_id, token)
-    bots.after(game_id, snap)  # e.g. a bot's turn left over by a stopped server
-    return snap, seat
-
-
 @router.get("/games/{game_id}", response_model=Game, responses=SEAT_ERRORS)
-async def get_game(
-    game_id: GameIdDep, service: ServiceDep, bots: BotsDep, token: TokenDep
-) -> Response:
-    """The game as the token's seat sees it (its legal decisions on its turn), or a watcher."""
-    snap, seat = await _game_for(service, bots, game_id, token)
+async def get_game(game_id: GameIdDep, service: ServiceDep, token: TokenDep) -> Response:
+    """The game as the token's seat sees it (its legal decisions on its turn), or a watcher.
+
+    Reading has no side effects (it never wakes a bot)."""
+    snap, seat = await run_in_threadpool(service.get, game_id, token)
     return _game(snap, seat)
 
 
@@ -152,14 +143,12 @@ async def submit_decision(
     game_id: GameIdDep,
     body: DecisionSubmit,
     service: ServiceDep,
-    hub: HubDep,
-    bots: BotsDep,
+    announcer: AnnouncerDep,
     token: RequiredTokenDep,
 ) -> Response:
     """Submit a decision with the decision number seen last; committed, then announced."""
     snap, event, seat = await submit(service, game_id, token, body.decision, body.expected)
-    hub.publish(game_id, event, snap)
-    bots.after(game_id, snap)
+    announcer.announce(event, snap)
     return _game(snap, seat)
 
 
@@ -175,23 +164,15 @@ async def hand_to_bot(
     game_id: GameIdDep,
     seat: int,
     service: ServiceDep,
-    hub: HubDep,
-    bots: BotsDep,
+    announcer: AnnouncerDep,
     token: RequiredTokenDep,
     body: HandOver | None = None,
 ) -> Response:
     """Hand a seat to a bot for the rest of the game: your own any time, another once silent."""
     level = body.level if body is not None else None
 
-    def work() -> tuple[Snapshot, dict[str, Any], int]:
-        _, by = service.get(game_id, token)
-        assert by is not None
-        snap, event = service.hand_to_bot(game_id, by, seat, level)
-        return snap, event, by
-
-    snap, event, by = await run_in_threadpool(work)
-    hub.publish(game_id, event, snap)
-    bots.after(game_id, snap)
+    snap, event, by = await run_in_threadpool(service.hand_to_bot, game_id, token, seat, level)
+    announcer.announce(event, snap)
     return _game(snap, by)
 
 

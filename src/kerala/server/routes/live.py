@@ -15,18 +15,21 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from kerala.server.botrunner import BotRunner
-from kerala.server.errors import ApiError
-from kerala.server.hub import Connection, Hub, event_message
+from kerala.server.domain import GameError, GameNotFound
+from kerala.server.errors import ApiError, refusal
+from kerala.server.fanout import Announcer
+from kerala.server.hub import Connection, Hub
 from kerala.server.routes.deps import GAME_ID_PATTERN
-from kerala.server.service import GameService, Snapshot
-from kerala.server.wire import dumpb, dumps
+from kerala.server.service import GameService
+from kerala.server.wire import Snapshot, dumpb, dumps, event_message, sync_message
 
 router = APIRouter(tags=["live"])
 _MAX_MESSAGE = 64 * 1024
 
 
-def _error(e: ApiError) -> str:
+def _error(e: ApiError | GameError) -> str:
+    if isinstance(e, GameError):
+        e = refusal(e)
     return dumps({"type": "error", "status": e.status, **e.to_json()})
 
 
@@ -37,24 +40,19 @@ class _Session:
         self,
         ws: WebSocket,
         service: GameService,
-        hub: Hub,
-        bots: BotRunner,
+        announcer: Announcer,
         conn: Connection,
         token: str | None,
     ) -> None:
         self.ws = ws
         self.service = service
-        self.hub = hub
-        self.bots = bots
+        self.announcer = announcer
         self.conn = conn
         self.token = token
         self.last = 0
 
     async def send_sync(self, snap: Snapshot) -> None:
-        head = f'{{"type":"sync","event_number":{snap.event_number},"game":'.encode()
-        await self.ws.send_text(
-            b"".join((head, snap.game_json(self.conn.seat), b"}")).decode("utf-8")
-        )
+        await self.ws.send_text(sync_message(snap, self.conn.seat))
         self.last = snap.event_number
 
     async def catch_up(self, since: int, snap: Snapshot) -> None:
@@ -152,11 +150,10 @@ class _Session:
             snap, event, _ = await run_in_threadpool(
                 self.service.submit_as, game_id, self.token, msg["decision"], expected
             )
-        except ApiError as e:
+        except (ApiError, GameError) as e:
             self.conn.put(_error(e))
             return
-        self.hub.publish(game_id, event, snap)
-        self.bots.after(game_id, snap)
+        self.announcer.announce(event, snap)
 
 
 @router.websocket("/api/games/{game_id}/ws")
@@ -169,19 +166,20 @@ async def game_socket(
     app = ws.app
     service: GameService = app.state.service
     hub: Hub = app.state.hub
-    bots: BotRunner = app.state.bots
+    announcer: Announcer = app.state.announcer
     await ws.accept()
     try:
         if not re.fullmatch(GAME_ID_PATTERN, game_id):
-            raise ApiError(404, "not_found", f"no game with id {game_id!r}")
+            raise GameNotFound(game_id)
         # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
         _, seat = await run_in_threadpool(service.get, game_id, token)
-    except ApiError as e:
-        await ws.send_text(_error(e))
-        await ws.close(4000 + e.status)
+    except (ApiError, GameError) as e:
+        err = refusal(e) if isinstance(e, GameError) else e
+        await ws.send_text(_error(err))
+        await ws.close(4000 + err.status)
         return
     conn = hub.subscribe(game_id, seat)
-    session = _Session(ws, service, hub, bots, conn, token)
+    session = _Session(ws, service, announcer, conn, token)
     try:
         snap, _ = await run_in_threadpool(service.get, game_id, token)
         if since is None or since > snap.event_number:
@@ -189,7 +187,6 @@ async def game_socket(
         else:
             session.last = since
             await session.catch_up(since, snap)
-        bots.after(game_id, snap)
         tasks = [asyncio.create_task(session.reader()), asyncio.create_task(session.writer())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,154 @@
+"""The game service's model and its refusals, with no HTTP in them.
+
+The service (:mod:`kerala.server.service`) raises these errors; the routes turn them into
+responses in one place (:func:`kerala.server.errors.refusal`). Each error carries a short code
+and a message saying what was wrong; messages never carry hidden information (RULES.md I2) and
+show values as JSON (``"abc"``, ``[5, 5]``, ``true``), not as Python reprs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kerala.actions import Decision
+from kerala.game import GameState
+from kerala.views import PlayerView
+
+if TYPE_CHECKING:
+    from kerala.server.wire import Snapshot
+
+
+def js(value: object) -> str:
+    """``value`` as JSON text, for messages: ``js("a") == '"a"'``, ``js((5, 5)) == '[5, 5]'``.
+
+    >>> js("a"), js((5, 5)), js(True), js(None)
+    ('"a"', '[5, 5]', 'true', 'null')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:  # a circular structure: never from outside input, which is JSON
+        return str(value)
+
+
+class GameError(Exception):
+    """A refused operation on a game: a short code, a message, and optional extra fields."""
+
+    code = "error"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game with id {js(game_id)}")
+
+
+class SeatNotFound(GameError):
+    code = "not_found"
+
+
+class BadToken(GameError):
+    """The token is none of this game's seat tokens, or plays another seat."""
+
+    code = "bad_token"
+
+
+class StaleDecision(GameError):
+    """The decision number sent is not the current one (stale, duplicate or raced)."""
+
+    code = "stale"
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class BadDecision(GameError):
+    """A decision that is not a decision (syntax)."""
+
+    code = "bad_decision"
+
+
+class IllegalDecision(GameError):
+    """A well-formed decision the rules refuse; ``rule`` names the rule broken."""
+
+    code = "illegal"
+
+
+class InvalidRequest(GameError):
+    """Arguments the service refuses (a seat out of range, an unknown level or tile…)."""
+
+    code = "invalid_request"
+
+
+class Conflict(GameError):
+    """The game is not in a state that allows this (over, already a bot, changed meanwhile)."""
+
+    code = "conflict"
+
+
+class Busy(Conflict):
+    """Something that runs one at a time per game is running already."""
+
+
+@dataclass
+class Seat:
+    """One seat as the service knows it (the token only as its hash)."""
+
+    seat: int
+    name: str
+    color: str
+    kind: str
+    bot: str | None
+    handed_to_bot: bool
+    token_hash: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "color": self.color,
+            "kind": self.kind,
+            "bot": self.bot,
+            "handed_to_bot": self.handed_to_bot,
+        }
+
+
+@dataclass
+class Live:
+    """A game replayed in this process; valid while ``event_count`` matches the database."""
+
+    id: str
+    status: str
+    removal: str
+    tileset: str
+    seats: list[Seat]
+    state: GameState
+    decision_count: int
+    event_count: int
+    turn_started_at: dt.datetime
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    result: dict[str, Any] | None
+    snap: Snapshot | None = None
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """What a bot needs to think: its view and legal decisions only (I1, I2)."""
+
+    game_id: str
+    seat: int
+    spec: str
+    view: PlayerView
+    legal: Sequence[Decision]
+    expected: int

@@ -1,0 +1,251 @@
+"""One game world over several server processes: events to every process, one runner per bot.
+
+Every committed event is *announced* once, by the process that committed it
+(:meth:`Announcer.announce`): to the WebSockets of this process (:class:`kerala.server.hub.Hub`),
+to the bot runner of this process, and, when there are several processes, to the others through
+a broker. Each process hands the events it receives to its own sockets and bot runner. So every
+socket gets every event whichever process it is connected to, and every process's bot runner
+hears of every bot turn, whoever made it due.
+
+- :class:`LocalBroker`: one process, nothing to share (the zero-setup default).
+- :class:`RedisBroker`: Redis pub/sub carries the events (one channel per world, named by the
+  key prefix); a Redis key with an expiry is the lease of a game's bot turns (``SET NX PX``,
+  renewed while the bot thinks, released after): exactly one process runs a bot seat's turn,
+  and when that process dies its lease runs out and another takes the turn over (each process
+  looks for bot turns left waiting every few seconds, :class:`kerala.server.botrunner.BotRunner`).
+
+Pub/sub delivers at most once. A message lost (Redis restarting) costs nothing lasting: a socket
+fills any gap in event numbers from the database with the next event it gets, a reconnecting
+client asks for what it missed, and waiting bot turns are found by the periodic sweep. Should
+Redis not answer, a process takes the bot lease as its own: the conditional write of every
+decision (``WHERE event_count = seen``) keeps two runners from both playing the same turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import orjson
+
+from kerala.server.hub import Hub
+from kerala.server.wire import Snapshot, dumpb
+
+log = logging.getLogger("kerala.server.fanout")
+
+#: What a broker calls with each event another process announced.
+OnEvent = Callable[[dict[str, Any], Snapshot], None]
+
+
+class Broker(Protocol):
+    """How the processes of one game world share events and bot leases."""
+
+    name: str
+
+    async def start(self, on_event: OnEvent) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None: ...
+
+    async def acquire(self, game_id: str) -> bool: ...
+
+    async def renew(self, game_id: str) -> bool: ...
+
+    async def release(self, game_id: str) -> None: ...
+
+    async def ping(self) -> None: ...
+
+
+class LocalBroker:
+    """One process: every event is already here, every bot lease is this process's."""
+
+    name = "local"
+
+    async def start(self, on_event: OnEvent) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        return None
+
+    async def acquire(self, game_id: str) -> bool:
+        return True
+
+    async def renew(self, game_id: str) -> bool:
+        return True
+
+    async def release(self, game_id: str) -> None:
+        return None
+
+    async def ping(self) -> None:
+        return None
+
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+class RedisBroker:
+    """Redis pub/sub for the events, Redis keys with an expiry for the bot leases."""
+
+    name = "redis"
+
+    def __init__(self, url: str, prefix: str, lease_seconds: float) -> None:
+        import redis.asyncio as aioredis
+
+        self._errors: tuple[type[BaseException], ...] = (
+            aioredis.RedisError,
+            OSError,
+            asyncio.TimeoutError,
+        )
+        self.redis = aioredis.from_url(
+            url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10
+        )
+        self.prefix = prefix
+        self.channel = f"{prefix}:events"
+        self.lease_ms = max(1, int(lease_seconds * 1000))
+        #: Tells this process's own messages apart, and names the holder of a lease.
+        self.me = secrets.token_hex(8)
+        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._on_event: OnEvent | None = None
+
+    def _lease_key(self, game_id: str) -> str:
+        return f"{self.prefix}:bot:{game_id}"
+
+    async def start(self, on_event: OnEvent) -> None:
+        self._on_event = on_event
+        await self.redis.ping()  # fails at startup, with a clear line, if Redis is not there
+        subscribed = asyncio.Event()
+        self._tasks = [
+            asyncio.create_task(self._listen(subscribed), name="kerala-redis-listen"),
+            asyncio.create_task(self._send(), name="kerala-redis-send"),
+        ]
+        await asyncio.wait_for(subscribed.wait(), 10)
+
+    async def close(self) -> None:
+        self._outbox.put_nowait(None)
+        for t in self._tasks:
+            if t.get_name() == "kerala-redis-send":
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(t, 5)
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await t
+        await self.redis.aclose()
+
+    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        # One sender task keeps this process's events in the order they were committed.
+        data = b"\n".join((self.me.encode(), dumpb(event), snapshot.to_bytes()))
+        self._outbox.put_nowait(data)
+
+    async def _send(self) -> None:
+        while True:
+            data = await self._outbox.get()
+            if data is None:
+                return
+            try:
+                await self.redis.publish(self.channel, data)
+            except self._errors as e:
+                log.warning("could not publish an event to Redis (%s)", type(e).__name__)
+
+    async def _listen(self, subscribed: asyncio.Event) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                subscribed.set()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._deliver(message["data"])
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                raise
+            except self._errors as e:
+                log.warning("Redis subscription lost (%s); subscribing again", type(e).__name__)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.sleep(0.5)
+
+    def _deliver(self, data: bytes) -> None:
+        try:
+            origin, event, snap = data.split(b"\n", 2)
+            if origin == self.me.encode() or self._on_event is None:
+                return
+            self._on_event(orjson.loads(event), Snapshot.from_bytes(snap))
+        except Exception:  # a foreign or broken message must not stop the listener
+            log.exception("a message on %s could not be read", self.channel)
+
+    async def acquire(self, game_id: str) -> bool:
+        try:
+            return bool(
+                await self.redis.set(self._lease_key(game_id), self.me, nx=True, px=self.lease_ms)
+            )
+        except self._errors as e:
+            log.warning("Redis lease not checked (%s): running the bot turn", type(e).__name__)
+            return True
+
+    async def renew(self, game_id: str) -> bool:
+        try:
+            done = await self.redis.eval(
+                _RENEW, 1, self._lease_key(game_id), self.me, self.lease_ms
+            )
+            return bool(done)
+        except self._errors:
+            return True
+
+    async def release(self, game_id: str) -> None:
+        with contextlib.suppress(*self._errors):
+            await self.redis.eval(_RELEASE, 1, self._lease_key(game_id), self.me)
+
+    async def ping(self) -> None:
+        await self.redis.ping()
+
+
+def make_broker(redis_url: str | None, prefix: str, lease_seconds: float) -> Broker:
+    """Redis when a URL is given, else the one-process broker."""
+    if redis_url:
+        return RedisBroker(redis_url, prefix, lease_seconds)
+    return LocalBroker()
+
+
+class Announcer:
+    """Where every committed event goes: this process's sockets and bots, and the others."""
+
+    def __init__(self, hub: Hub, broker: Broker) -> None:
+        self.hub = hub
+        self.broker = broker
+        self._bots: Callable[[Snapshot], None] | None = None
+
+    def bots_hear(self, on_snapshot: Callable[[Snapshot], None]) -> None:
+        self._bots = on_snapshot
+
+    def announce(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        """A committed event of this process (call on the event loop)."""
+        self.deliver(event, snapshot)
+        self.broker.publish(event, snapshot)
+
+    def deliver(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        """An event for this process's sockets and bot runner (its own, or another's)."""
+        self.hub.publish(snapshot.game_id, event, snapshot)
+        if self._bots is not None:
+            self._bots(snapshot)

@@ -1,0 +1,277 @@
+"""The queries of the game server, and nothing else: no rules, no HTTP, no JSON for clients.
+
+Each query is written once here (the events of a game: :meth:`GameRepository.events`). Writes
+that a decision or a hand-over makes are conditional (``WHERE event_count = seen``) and go
+through the group committer (:class:`kerala.server.store.Committer`); they report by their
+return value whether the game was still where the caller saw it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from kerala.server.domain import Seat
+from kerala.server.store import Committer, EventRow, GameRow, SeatRow
+
+_GAMES = cast(sa.Table, GameRow.__table__)
+_SEATS = cast(sa.Table, SeatRow.__table__)
+_EVENTS = cast(sa.Table, EventRow.__table__)
+# The statements of every decision, built once: building a statement costs more than running it.
+_EVENT_COUNT = sa.select(_GAMES.c.event_count).where(_GAMES.c.id == sa.bindparam("b_id"))
+_AFTER_DECISION = (
+    sa.update(_GAMES)
+    .where(_GAMES.c.id == sa.bindparam("b_id"), _GAMES.c.event_count == sa.bindparam("b_seen"))
+    .values(
+        decision_count=sa.bindparam("b_decisions"),
+        event_count=sa.bindparam("b_events"),
+        updated_at=sa.bindparam("b_now"),
+        turn_started_at=sa.bindparam("b_now"),
+        to_move=sa.bindparam("b_to_move"),
+        status=sa.bindparam("b_status"),
+        result=sa.bindparam("b_result", type_=sa.JSON),
+    )
+)
+_INSERT_EVENT = sa.insert(_EVENTS)
+
+
+def aware(t: dt.datetime) -> dt.datetime:
+    """``t`` as an aware UTC time (SQLite returns naive datetimes; every time stored is UTC)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A ``games`` row, detached from any session."""
+
+    id: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    status: str
+    tileset: str
+    removal: str
+    hidden_removed: list[str]
+    first_drawn: list[str]
+    decision_count: int
+    event_count: int
+    turn_started_at: dt.datetime
+    to_move: int | None
+    result: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, r: GameRow) -> GameInfo:
+        return cls(
+            r.id,
+            aware(r.created_at),
+            aware(r.updated_at),
+            r.status,
+            r.tileset,
+            r.removal,
+            list(r.hidden_removed),
+            list(r.first_drawn),
+            r.decision_count,
+            r.event_count,
+            aware(r.turn_started_at),
+            r.to_move,
+            r.result,
+        )
+
+
+class GameRepository:
+    """Reads and conditional writes of games, seats and events."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.committer = Committer(engine)
+
+    def close(self) -> None:
+        self.committer.close()
+
+    def ping(self) -> None:
+        """Raise unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+
+    # -- reads -----------------------------------------------------------------------
+
+    def event_count(self, game_id: str) -> int | None:
+        """The game's event count (``None``: no such game): one cheap query."""
+        with self.engine.connect() as conn:
+            count: int | None = conn.execute(_EVENT_COUNT, {"b_id": game_id}).scalar()
+            return count
+
+    def game(self, game_id: str) -> GameInfo | None:
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return None if row is None else GameInfo.of(row)
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                sa.select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            ).all()
+            return [
+                Seat(r.seat, r.name, r.color, r.kind, r.bot, r.handed_to_bot, r.token_hash)
+                for r in rows
+            ]
+
+    def events(self, game_id: str, after: int, upto: int) -> list[dict[str, Any]]:
+        """The public events numbered ``after`` + 1 to ``upto``, in order, as JSON objects.
+
+        ``upto`` is the event count of the ``games`` row read before: events committed since
+        are left for the next read, so that the events always match the row's counters."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(_EVENTS.c.number, _EVENTS.c.kind, _EVENTS.c.data)
+                .where(
+                    _EVENTS.c.game_id == game_id,
+                    _EVENTS.c.number > after,
+                    _EVENTS.c.number <= upto,
+                )
+                .order_by(_EVENTS.c.number)
+            ).all()
+        return [{"number": r.number, "kind": r.kind, **r.data} for r in rows]
+
+    def list_games(self, status: str | None, limit: int) -> list[tuple[GameInfo, list[Seat]]]:
+        """The games most recently moved, newest first, with their seats."""
+        with Session(self.engine) as session:
+            q = sa.select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            if status is not None:
+                q = q.where(GameRow.status == status)
+            rows = [GameInfo.of(r) for r in session.scalars(q).all()]
+            seats: dict[str, list[Seat]] = {r.id: [] for r in rows}
+            if rows:
+                for s in session.scalars(
+                    sa.select(SeatRow)
+                    .where(SeatRow.game_id.in_(list(seats)))
+                    .order_by(SeatRow.game_id, SeatRow.seat)
+                ):
+                    seats[s.game_id].append(
+                        Seat(s.seat, s.name, s.color, s.kind, s.bot, s.handed_to_bot, None)
+                    )
+            return [(r, seats[r.id]) for r in rows]
+
+    def pending_bot_games(self, waiting_since: dt.datetime | None = None) -> list[str]:
+        """Games in progress whose seat to move is a bot's (optionally: since before a time)."""
+        with Session(self.engine) as session:
+            q = (
+                sa.select(GameRow.id)
+                .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.to_move))
+                .where(GameRow.status == "playing", SeatRow.kind == "bot")
+            )
+            if waiting_since is not None:
+                q = q.where(GameRow.updated_at <= waiting_since)
+            return list(session.scalars(q).all())
+
+    # -- writes ----------------------------------------------------------------------
+
+    def insert_game(self, game: GameInfo, seats: Sequence[Seat]) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                GameRow(
+                    id=game.id,
+                    created_at=game.created_at,
+                    updated_at=game.updated_at,
+                    status=game.status,
+                    tileset=game.tileset,
+                    removal=game.removal,
+                    hidden_removed=game.hidden_removed,
+                    first_drawn=game.first_drawn,
+                    decision_count=game.decision_count,
+                    event_count=game.event_count,
+                    turn_started_at=game.turn_started_at,
+                    to_move=game.to_move,
+                    result=game.result,
+                )
+            )
+            session.flush()
+            for st in seats:
+                session.add(
+                    SeatRow(
+                        game_id=game.id,
+                        seat=st.seat,
+                        name=st.name,
+                        color=st.color,
+                        kind=st.kind,
+                        bot=st.bot,
+                        token_hash=st.token_hash,
+                        handed_to_bot=st.handed_to_bot,
+                    )
+                )
+
+    def add_decision(
+        self,
+        game_id: str,
+        seen: int,
+        *,
+        decisions: int,
+        to_move: int | None,
+        status: str,
+        result: dict[str, Any] | None,
+        data: dict[str, Any],
+        now: dt.datetime,
+    ) -> bool:
+        """Store a decision event as event ``seen + 1``, if the game is still at ``seen``."""
+        params = {
+            "b_id": game_id,
+            "b_seen": seen,
+            "b_decisions": decisions,
+            "b_events": seen + 1,
+            "b_now": now,
+            "b_to_move": to_move,
+            "b_status": status,
+            "b_result": result,
+        }
+        row = {
+            "game_id": game_id,
+            "number": seen + 1,
+            "kind": "decision",
+            "data": data,
+            "created_at": now,
+        }
+
+        def write(conn: sa.Connection) -> bool:
+            if conn.execute(_AFTER_DECISION, params).rowcount != 1:
+                return False
+            conn.execute(_INSERT_EVENT, row)
+            return True
+
+        return self.committer.run(write)
+
+    def hand_to_bot(
+        self, game_id: str, seen: int, seat: int, bot: str, data: dict[str, Any], now: dt.datetime
+    ) -> bool:
+        """Give ``seat`` to ``bot`` as event ``seen + 1``, if the game is still at ``seen``."""
+
+        def write(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                sa.update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.event_count == seen)
+                .values(event_count=seen + 1, updated_at=now)
+            )
+            if done.rowcount != 1:
+                return False
+            conn.execute(
+                sa.update(_SEATS)
+                .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == seat)
+                .values(kind="bot", bot=bot, handed_to_bot=True)
+            )
+            conn.execute(
+                _INSERT_EVENT,
+                {
+                    "game_id": game_id,
+                    "number": seen + 1,
+                    "kind": "seat",
+                    "data": data,
+                    "created_at": now,
+                },
+            )
+            return True
+
+        return self.committer.run(write)
