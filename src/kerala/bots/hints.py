@@ -27,9 +27,7 @@ from typing import Any
 from kerala.actions import Decision
 from kerala.bots.greedy import score_decisions
 from kerala.bots.mcts import MCTSBot
-from kerala.game import GameState, new_game
 from kerala.notation import Record, read_record
-from kerala.tiles import TileType
 from kerala.views import PlayerView
 
 #: Below this share of the most visited decision's visits a search value is too noisy to rank.
@@ -148,12 +146,8 @@ def analyze(
         for s in seats:
             if not 0 <= s < n:
                 raise ValueError(f"seat {s} is not in this {n}-player game")
-    state = _replay_start(final)
     out: list[DecisionReview] = []
-    for ev in final.log:
-        if isinstance(ev, TileType):
-            state.apply_draw(ev)
-            continue
+    for state, ev in final.replay_steps():
         legal = state.legal_decisions()
         seat = ev.seat
         if len(legal) > 1 and (seats is None or seat in seats):
@@ -172,17 +166,7 @@ def analyze(
                     cost=max(0.0, best_value - mine),
                 )
             )
-        state.apply(ev)
     return out
-
-
-def _replay_start(final: GameState) -> GameState:
-    """The record's game at its first draw, with the same (possibly hidden) removal."""
-    s = new_game(final.colors, tileset=final.tileset, removal="chosen", removed=final.removed)
-    # Views of the replay must hide a random removal exactly as the game did (I2).
-    s.removal = final.removal
-    s.removal_known = final.removal_known
-    return s
 
 
 __all__ = ["DecisionReview", "analyze", "suggest"]

@@ -9,7 +9,6 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.actions import Decision
 from kerala.errors import KeralaError
-from kerala.game import GameState, new_game
 from kerala.notation import read_grounds, read_record
 from kerala.scoring import score_grounds
 from kerala.server.errors import ApiError
@@ -50,23 +49,6 @@ def _decisions(log: list[TileType | Decision]) -> list[Decision]:
     return [e for e in log if not isinstance(e, TileType)]
 
 
-def state_after(final: GameState, k: int) -> GameState:
-    """Replay ``final``'s log up to ``k`` decisions (and the draws right after the k-th)."""
-    s = new_game(final.colors, tileset=final.tileset, removal="chosen", removed=final.removed)
-    s.removal = final.removal  # the view hides randomly removed tiles (I2)
-    s.removal_known = final.removal_known
-    done = 0
-    for e in final.log:
-        if isinstance(e, TileType):
-            s.apply_draw(e)
-            continue
-        if done == k:
-            break
-        s.apply(e)
-        done += 1
-    return s
-
-
 def _check(doc: dict[str, Any], at: int | None) -> dict[str, Any]:
     try:
         rec = read_record(doc)
@@ -81,7 +63,7 @@ def _check(doc: dict[str, Any], at: int | None) -> dict[str, Any]:
             "invalid_request",
             f"'at' must be between 0 and {len(decisions)} (the record's decisions), got {k}",
         )
-    shown = state if k == len(decisions) else state_after(state, k)
+    shown = state if k == len(decisions) else state.after(k)
     return {
         "ok": True,
         "finished": state.is_over(),
