@@ -379,6 +379,7 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
     """Validate a record and replay it through the rules; the result holds the final state."""
     d = _as_doc(doc, RECORD_FORMAT)
     allowed = {"format", "version", "tileset", "players", "removal", "removed", "rounds", "result"}
+    allowed.add("analysis")  # optional post-game analysis (kerala.bots.analysis): ignored here
     extra = sorted(set(d) - allowed)
     if extra:
         raise NotationError(f"unexpected field(s) in record: {', '.join(extra)}")

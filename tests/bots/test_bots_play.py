@@ -166,7 +166,7 @@ def test_greedy_values_a_special_tile_with_its_best_follow_up() -> None:
         ("mcts:time=-1", "must be between"),
         ("mcts:iterations=1.5", "not a whole number"),
         ("mcts:speed=3", "unknown mcts option(s) speed"),
-        ("greedy:depth=2", "greedy takes no options"),
+        ("greedy:depth=2", "greedy takes only 'eval', got depth"),
         ("hard:time=3", "takes no options"),
         ("mcts:time", "bad option 'time'"),
         ("mcts:clock=gpu", "clock='gpu' must be 'wall' or 'cpu'"),

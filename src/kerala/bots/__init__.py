@@ -89,7 +89,12 @@ def _load_builtin() -> None:
     # The other built-in bots live in their own modules; importing them registers them.
     import importlib
 
-    for mod in ("kerala.bots.greedy", "kerala.bots.mcts", "kerala.bots.levels"):
+    for mod in (
+        "kerala.bots.greedy",
+        "kerala.bots.mcts",
+        "kerala.bots.levels",
+        "kerala.bots.expert",
+    ):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:

@@ -26,6 +26,8 @@ look-ahead, no game state needed) and lists the SP1/SP2 follow-ups a special til
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -58,6 +60,26 @@ class Weights:
     mobility: float = 0.6
     #: Value of each standing elephant's reachable empty neighbour, at the start.
     room: float = 0.15
+    #: Learned from self-play (:func:`load_learned`): per feature of :data:`FEATURES` a
+    #: coefficient of ``feature * left``, then one of ``feature * left**2``; when set, it
+    #: replaces the weights above: the value is the rules' score now plus these corrections,
+    #: a prediction of the final score.
+    linear: tuple[float, ...] | None = None
+
+
+#: The features of :func:`evaluate`'s learned form, in the order of ``Weights.linear``.
+FEATURES: Final = (
+    "symbols",
+    "arch_points",
+    "standing",
+    "surplus_tiles",
+    "missing",
+    "arch_open",
+    "arch_cover",
+    "reach",
+    "room",
+    "cells",
+)
 
 
 DEFAULT_WEIGHTS: Final = Weights()
@@ -128,7 +150,8 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
             symbols += a_sym[i]
 
     arches = 0.0
-    potential = 0.0
+    n_open = 0
+    n_cover = 0
     els = g.elephants
     for k in arch_cells:
         t, edge = stacks[k][-1]
@@ -137,12 +160,12 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         f = k + EDGE_KEY_DELTA[edge]
         fc = col.get(f)
         if fc is None:
-            potential += w.arch_open
+            n_open += 1
         elif fc == _ARCH_COLOR[t]:
             if kept[area_of[k]] and kept[area_of[f]]:
                 arches += 5
         elif f not in els:
-            potential += w.arch_cover
+            n_cover += 1
 
     # Mobility: colors of the areas next to the cells an elephant can place on (P1, P4).
     reach = 0
@@ -159,9 +182,35 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
                 nc = col.get(tk + d2)
                 if nc is not None:
                     reach |= 1 << nc
-    potential += w.mobility * bin(reach).count("1") + w.room * room
-
+    n_reach = bin(reach).count("1")
     standing = 2 - g.passes
+    lin = w.linear
+    if lin is not None:
+        feats = (
+            symbols,
+            arches,
+            standing,
+            surplus_tiles,
+            missing,
+            n_open,
+            n_cover,
+            n_reach,
+            room,
+            len(stacks),
+        )
+        # The rules' score now, plus learned corrections that fade out with ``left``.
+        v = 0.0
+        if left > 0:
+            m = len(feats)
+            for i, x in enumerate(feats):
+                if x:
+                    v += (lin[i] + lin[m + i] * left) * x
+        return float(
+            symbols + arches + standing - 2 * surplus_tiles - 5 * missing + v * left
+        )
+    potential = (
+        w.arch_open * n_open + w.arch_cover * n_cover + w.mobility * n_reach + w.room * room
+    )
     surplus_w = w.surplus_early + (1 - w.surplus_early) * (1 - left)
     missing_w = w.missing_early + (1 - w.missing_early) * (1 - left)
     return float(
@@ -172,6 +221,36 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         - 5 * missing * missing_w
         + potential * left
     )
+
+
+def features(g: Grounds) -> tuple[float, list[float]]:
+    """The rules' score of ``g`` now (SC1 without arches in its choice) and :data:`FEATURES`.
+
+    The learned evaluation is that score plus ``left * (a + b * left) * feature`` summed over
+    the features (``a``, ``b``: ``Weights.linear``): at the end it is the rules' score.
+    """
+    m = len(FEATURES)
+    base = evaluate(g, 1.0, Weights(linear=(0.0,) * (2 * m)))
+    out = []
+    for i in range(m):
+        unit = [0.0] * (2 * m)
+        unit[i] = 1.0
+        out.append(evaluate(g, 1.0, Weights(linear=tuple(unit))) - base)
+    return base, out
+
+
+def load_learned(name: str = "eval_weights.json") -> Weights:
+    """The evaluation weights learned from self-play, shipped in ``kerala/bots/data``.
+
+    ``benchmarks/bots_train_eval.py`` made them (and retrains them: see ``docs/bots.md``).
+    """
+    from importlib import resources
+
+    doc = json.loads(resources.files("kerala.bots").joinpath("data", name).read_text())
+    if doc.get("features") != list(FEATURES):
+        raise ValueError(f"{name}: features {doc.get('features')} are not {list(FEATURES)}")
+    coef = [float(x) for x in doc["coef"]] + [float(x) for x in doc["coef_left"]]
+    return Weights(linear=tuple(coef))
 
 
 # -- decisions on bare grounds -----------------------------------------------------------
@@ -221,8 +300,11 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "Weights",
     "apply_to_grounds",
+    "FEATURES",
     "evaluate",
+    "features",
     "follow_ups",
+    "load_learned",
     "game_left",
     "useful_move_stacks",
 ]

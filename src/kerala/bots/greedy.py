@@ -7,7 +7,8 @@ follow-up (SP1: every elephant move; SP2: the stack moves that join a stack to i
 the bot takes a move-tile when it can rescue a surplus area. Ties are broken by the bot's
 seeded RNG.
 
-Spec: ``greedy`` (options: none).
+Spec: ``greedy`` or ``greedy:eval=learned`` (the evaluation learned from self-play,
+:func:`kerala.bots.evaluation.load_learned`, instead of the hand-set weights).
 
 >>> from kerala.game import new_game
 >>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
@@ -111,10 +112,23 @@ class GreedyBot:
         return ties[int(self.rng.random() * len(ties))]
 
 
+def weights_option(opts: dict[str, str], bot: str) -> Weights:
+    """The evaluation named by option ``eval``: ``hand`` (default) or ``learned``."""
+    name = opts.get("eval", "hand")
+    if name == "hand":
+        return DEFAULT_WEIGHTS
+    if name == "learned":
+        from kerala.bots.evaluation import load_learned
+
+        return load_learned()
+    raise BotSpecError(f"{bot} option eval={name!r} must be 'hand' or 'learned'")
+
+
 def _factory(opts: dict[str, str], seed: int | None) -> GreedyBot:
-    if opts:
-        raise BotSpecError(f"greedy takes no options, got {', '.join(sorted(opts))}")
-    return GreedyBot(seed)
+    unknown = sorted(set(opts) - {"eval"})
+    if unknown:
+        raise BotSpecError(f"greedy takes only 'eval', got {', '.join(unknown)}")
+    return GreedyBot(seed, weights_option(opts, "greedy"))
 
 
 register_bot("greedy", _factory)

@@ -28,7 +28,8 @@ exploration, default 0.35), ``widen`` (default 2 with 2 players, 1 with 3-5), ``
 (rounds rolled out past the current one, default 1 with 2 players, 0 with 3-5), ``width``
 (rollout candidates per decision, default 8), ``clock`` (``wall``, the default, or ``cpu``:
 ``time`` counts this process's CPU seconds, for fair benchmarks on a busy machine),
-``opponents`` (``auto``, ``search`` or ``greedy``).
+``opponents`` (``auto``, ``search`` or ``greedy``), ``eval`` (``hand``, the default, or
+``learned``: the evaluation learned from self-play).
 
 >>> from kerala.game import new_game
 >>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
@@ -53,7 +54,7 @@ from kerala.bots.evaluation import (
     evaluate,
     useful_move_stacks,
 )
-from kerala.bots.greedy import best_follow_up_value, score_decisions
+from kerala.bots.greedy import best_follow_up_value, score_decisions, weights_option
 from kerala.game import GameState, Phase
 from kerala.scoring import score_grounds
 from kerala.tiles import TileType
@@ -135,11 +136,16 @@ class MCTSBot:
         return stats[0][0]
 
     def search(
-        self, view: PlayerView, legal: Sequence[Decision]
+        self,
+        view: PlayerView,
+        legal: Sequence[Decision],
+        focus: Sequence[Decision] = (),
     ) -> list[tuple[Decision, float, int]]:
         """Run the search; every root decision with its mean reward and visits, best first.
 
         Decisions never opened by progressive widening are listed last with their prior rank.
+        The decisions in ``focus`` (e.g. the one a player chose, for post-game analysis) are
+        opened first, so that the search always gives them a value.
         """
         clock = self.clock
         start = clock()
@@ -178,6 +184,9 @@ class MCTSBot:
             key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
         )
         root.cands = [legal[i] for i in order]
+        if focus:
+            first = [d for d in root.cands if d in focus]
+            root.cands = first + [d for d in root.cands if d not in focus]
         cands = root.cands
         it = 0
         while it < max_iter:
@@ -463,6 +472,7 @@ _OPTIONS = {
     "temperature",
     "clock",
     "opponents",
+    "eval",
 }
 
 
@@ -500,6 +510,7 @@ def mcts_from_options(opts: dict[str, str], seed: int | None) -> MCTSBot:
         temperature=_float_opt(opts, "temperature", 6.0, 0.01, 1000.0),
         cpu_clock=clock == "cpu",
         opponents=opponents,
+        weights=weights_option(opts, "mcts"),
     )
 
 

@@ -1,0 +1,208 @@
+"""The ``expert`` bot: the ``mcts`` search, tuned, with an exact search of the last round.
+
+``expert`` is :class:`~kerala.bots.mcts.MCTSBot` (information-set MCTS from the player's view;
+hidden tiles are sampled with :func:`kerala.views.sample_state`, never read: RULES.md I2) with
+these changes (their measured effect is in ``docs/bots.md``):
+
+- **Exact last round.** Once the last display is drawn (the bag is empty) nothing is hidden
+  that can still matter, so the rest of the game is searched exactly: every remaining player of
+  the round is assumed to take the option (a tile of the display, or a pass) that gives *their
+  own* best final score (RULES.md SC1–SC6, computed by :func:`kerala.scoring.score_grounds`,
+  with the best follow-up of a special tile), in turn order; this player picks the decision
+  with the best final rank, then the best margin over the best other player. A special tile's
+  follow-up in the last round is the one with the best exact score. If the exact search runs
+  out of time (many players, huge grounds) the MCTS search decides with the time left.
+- **Search settings** tuned against ``mcts`` at equal CPU time (``opponents`` and ``rollout``
+  as measured in ``docs/bots.md``).
+
+Spec: ``expert`` (1 second per decision, wall clock) or ``expert:time=T``; every ``mcts``
+option is accepted too (``clock=cpu`` for benchmarks on a busy machine).
+
+>>> from kerala.game import new_game
+>>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
+>>> bot = ExpertBot(seed=0, iterations=30)
+>>> bot.choose(s.view(0), s.legal_decisions()) in s.legal_decisions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from kerala.actions import Decision, Place
+from kerala.bots import BotSpecError, register_bot
+from kerala.bots.evaluation import apply_to_grounds, follow_ups
+from kerala.bots.mcts import MCTSBot, mcts_from_options
+from kerala.game import GameState, Phase
+from kerala.grounds import Grounds
+from kerala.scoring import score_grounds
+from kerala.views import PlayerView, sample_state
+
+#: The plain ``expert`` spec's budget: seconds per decision (wall clock).
+DEFAULT_TIME: Final = 1.0
+
+
+class _OutOfTime(Exception):
+    """The exact search passed its deadline."""
+
+
+class ExpertBot(MCTSBot):
+    """MCTS with tuned settings and an exact last round (see the module docstring)."""
+
+    def __init__(self, seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(seed, **kwargs)
+        self.name = "expert"
+        #: Decisions chosen by the exact last-round search (for tests and benchmarks).
+        self.exact_decisions = 0
+
+    def choose(self, view: PlayerView, legal: Sequence[Decision]) -> Decision:
+        if not legal:
+            raise ValueError("no legal decision to choose from")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        if view.bag_count == 0 and view.phase in ("place", "follow_up"):
+            start = self.clock()
+            budget = self.time_budget
+            deadline = start + 0.8 * budget if budget is not None else math.inf
+            try:
+                d = self.exact_choice(view, legal, deadline)
+            except _OutOfTime:
+                pass
+            else:
+                self.exact_decisions += 1
+                self.last_iterations = 0
+                return d
+            if budget is not None:
+                left = max(0.01 * budget, start + budget - self.clock())
+                saved = self.time_budget
+                self.time_budget = left
+                try:
+                    return self.search(view, legal)[0][0]
+                finally:
+                    self.time_budget = saved
+        return self.search(view, legal)[0][0]
+
+    # -- the exact last round --------------------------------------------------------------
+
+    def exact_choice(
+        self, view: PlayerView, legal: Sequence[Decision], deadline: float = math.inf
+    ) -> Decision:
+        """The best decision of the last round by exact search (see the module docstring).
+
+        Only for a view whose bag is empty: the display is then the game's last and the
+        hidden tiles (the bag order, randomly removed tiles) can no longer change any score.
+        """
+        if view.bag_count != 0:
+            raise ValueError("the exact search needs the last display (an empty bag)")
+        state = sample_state(view, self.rng)
+        me = legal[0].seat
+        clock = self.clock
+        memo: dict[tuple[int, tuple[int, ...]], tuple[Decision, Decision | None]] = {}
+
+        def best_of(
+            g: Grounds, seat: int, decisions: Sequence[Decision], prune: bool
+        ) -> tuple[int, Decision, Decision | None]:
+            """The decision of ``decisions`` with the best exact own total (with follow-up)."""
+            best_v = -(1 << 30)
+            best_d = decisions[0]
+            best_f: Decision | None = None
+            for d in decisions:
+                if clock() > deadline:
+                    raise _OutOfTime
+                h = g.copy()
+                apply_to_grounds(h, d)
+                f: Decision | None = None
+                if type(d) is Place and d.take.special is not None:
+                    v = -(1 << 30)
+                    for m in follow_ups(h, seat, d.take.special, useful_only=prune):
+                        k = h.copy()
+                        apply_to_grounds(k, m)
+                        mv = score_grounds(k).total
+                        if mv > v:
+                            v, f = mv, m
+                else:
+                    v = score_grounds(h).total
+                if v > best_v:
+                    best_v, best_d, best_f = v, d, f
+            return best_v, best_d, best_f
+
+        def finish(s: GameState) -> list[int]:
+            """Final totals when every remaining player takes their own best decision."""
+            while s.phase == Phase.PLACE:
+                seat = s.current_player
+                k = (seat, tuple(sorted(t.index for t in s.display)))
+                hit = memo.get(k)
+                if hit is None:
+                    _, d, f = best_of(s.grounds[seat], seat, s.legal_decisions(), True)
+                    hit = memo[k] = (d, f)
+                s.apply_unchecked(hit[0])
+                if _phase(s) == Phase.FOLLOW_UP:
+                    s.apply_unchecked(hit[1] if hit[1] is not None else s.legal_decisions()[0])
+            return [score_grounds(g).total for g in s.grounds]
+
+        if state.phase == Phase.FOLLOW_UP:
+            # Only this player's own score changes: the best exact score wins.
+            return best_of(state.grounds[me], me, legal, False)[1]
+
+        # This player's options (a tile of the display, or a pass): within one option only
+        # this player's own score differs, so its best placement is found first.
+        by_option: dict[object, list[Decision]] = {}
+        for d in legal:
+            by_option.setdefault(d.take.index if type(d) is Place else "pass", []).append(d)
+        best: tuple[tuple[float, int, int], Decision] | None = None
+        g = state.grounds[me]
+        for group in by_option.values():
+            _, d, f = best_of(g, me, group, True)
+            t = state.copy(with_rng=False)
+            t.apply_unchecked(d)
+            if t.phase == Phase.FOLLOW_UP:
+                t.apply_unchecked(f if f is not None else t.legal_decisions()[0])
+            totals = finish(t)
+            top = max(totals)
+            mine = totals[me]
+            share = 1.0 / totals.count(top) if mine == top else 0.0
+            other = max(x for i, x in enumerate(totals) if i != me)
+            res = (share, mine - other, mine)
+            if best is None or res > best[0]:
+                best = (res, d)
+        assert best is not None
+        return best[1]
+
+
+def _phase(s: GameState) -> Phase:
+    return s.phase
+
+
+_TUNED: Final[dict[str, str]] = {}
+
+
+def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
+    """Build an :class:`ExpertBot` from spec options (those of ``mcts``)."""
+    merged = {**_TUNED, **opts}
+    if "time" not in merged and "iterations" not in merged:
+        merged["time"] = str(DEFAULT_TIME)
+    try:
+        m = mcts_from_options(merged, seed)
+    except BotSpecError as e:
+        raise BotSpecError(str(e).replace("mcts option", "expert option")) from None
+    bot = ExpertBot(
+        seed,
+        time_budget=m.time_budget,
+        iterations=m.iterations,
+        c=m.c,
+        widen=m.widen,
+        rollout_rounds=m.rollout_rounds,
+        rollout_width=m.rollout_width,
+        temperature=m.temperature,
+        cpu_clock=m.clock is time.process_time,
+        opponents=m.opponents,
+        weights=m.weights,
+    )
+    return bot
+
+
+register_bot("expert", expert_from_options)

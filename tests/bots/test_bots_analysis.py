@@ -1,0 +1,199 @@
+"""Post-game analysis (issue 16): `kerala analyse` and kerala.bots.analysis.
+
+A record with a planted blunder (a pass that throws away ~10 evaluation points) is flagged;
+each decision is judged from its seat's view at the time (RULES.md I1, I2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kerala.actions import Pass, decision_from_json
+from kerala.bots import make_bot
+from kerala.bots.analysis import (
+    AnalysisError,
+    analyse,
+    decision_points,
+    extend_record,
+    review_point,
+    verdict,
+)
+from kerala.bots.greedy import score_decisions
+from kerala.cli import app
+from kerala.game import Phase, new_game
+from kerala.notation import read_record, write_record
+
+
+def blunder_record() -> tuple[dict[str, Any], int, float]:
+    """A greedy-vs-greedy game in which seat 0 once passes where a tile was worth ~10 points.
+
+    Returns the record, the decision number of the planted pass and its cost in points.
+    """
+    s = new_game(["blue", "red"], seed=11)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    planted: tuple[int, float] | None = None
+    decisions = 0
+    while not s.is_over():
+        if s.is_chance():
+            s.advance_chance()
+            continue
+        seat = s.current_player
+        legal = s.legal_decisions()
+        view = s.view(seat)
+        d = bots[seat].choose(view, legal)
+        if planted is None and seat == 0 and s.phase == Phase.PLACE and s.round >= 3:
+            passes = [x for x in legal if type(x) is Pass]
+            if passes:
+                vals = score_decisions(view, legal)
+                cost = max(vals) - vals[legal.index(passes[0])]
+                if cost >= 9:
+                    d = passes[0]
+                    planted = (decisions, cost)
+        s.apply(d)
+        decisions += 1
+    assert planted is not None, "the deal has no pass worth planting"
+    return write_record(s, [{"name": "Ann"}, {"name": "Bob"}]), planted[0], planted[1]
+
+
+@pytest.fixture(scope="module")
+def blunder() -> tuple[dict[str, Any], int, float]:
+    return blunder_record()
+
+
+def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder) -> None:
+    doc, at, cost = blunder
+    assert cost >= 9
+    analysis = analyse(doc, seats=[0], budget=0.05, seed=1)
+    by_at = {d["at"]: d for d in analysis["decisions"]}
+    entry = by_at[at]
+    assert decision_from_json(entry["played"]) == Pass(0)
+    assert entry["flag"] == "blunder"
+    # Costs are against the search's choice (not the greedy one the pass was planted against).
+    assert entry["cost"]["points"] >= 4
+    assert decision_from_json(entry["best"]) != Pass(0)
+    # The planted pass is the costliest decision of the game in points.
+    assert max(d["cost"]["points"] for d in analysis["decisions"]) == entry["cost"]["points"]
+    # Only seat 0 was reviewed, every decision with a choice, in record order.
+    assert {d["seat"] for d in analysis["decisions"]} == {0}
+    ats = [d["at"] for d in analysis["decisions"]]
+    assert ats == sorted(ats) and len(ats) == len(decision_points(doc, [0]))
+    assert analysis["summary"]["0"]["blunders"] >= 1
+
+
+def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder) -> None:
+    doc, _, _ = blunder
+    points = decision_points(doc, [1])
+    forced_best = next(p for p in points if p.round == 0)
+    review = review_point(forced_best, 0.05, seed=3)
+    best = decision_from_json(review["best"])
+    # Review the bot's own choice as if it had been played: no cost, no flag.
+    same = type(forced_best)(
+        forced_best.at, forced_best.round, forced_best.seat, forced_best.view,
+        forced_best.legal, best,
+    )  # fmt: skip
+    again = review_point(same, 0.05, seed=3)
+    if decision_from_json(again["best"]) == best:
+        assert again["cost"] == {"win": 0.0, "points": 0.0}
+        assert again["flag"] is None
+
+
+def test_issue16_i2_analysis_uses_each_seats_view_only(blunder) -> None:
+    """A record with its randomly removed tiles and one without give the same views (I2)."""
+    doc, _, _ = blunder
+    assert "removed" in doc  # a finished game's record names them
+    secret = {k: v for k, v in doc.items() if k != "removed"}
+    a = decision_points(doc)
+    b = decision_points(secret)
+    assert len(a) == len(b) > 0
+    for p, q in zip(a, b, strict=True):
+        assert p.view.removed is None  # random removal: never shown to a seat
+        assert p.view.to_json() == q.view.to_json()
+        assert p.legal == q.legal and p.played == q.played
+
+
+def test_issue16_verdict_thresholds() -> None:
+    assert verdict(0.0, 0.0) is None
+    assert verdict(0.06, 0.0) == "inaccuracy"
+    assert verdict(0.0, 4.0) == "mistake"
+    assert verdict(0.25, 0.0) == "blunder"
+    assert verdict(0.0, 10.0) == "blunder"
+
+
+def test_issue16_analysed_record_is_still_a_record(blunder) -> None:
+    """The `analysis` field is optional: the record reader ignores it (docs/notation.md)."""
+    doc, _, _ = blunder
+    ext = extend_record(doc, {"version": 1, "decisions": []})
+    assert read_record(ext).state.scores() == read_record(doc).state.scores()
+
+
+def test_issue16_bad_seat_is_refused(blunder) -> None:
+    doc, _, _ = blunder
+    with pytest.raises(AnalysisError, match="seat 5 is not in this 2-player game"):
+        decision_points(doc, [5])
+    with pytest.raises(AnalysisError, match="time per decision"):
+        analyse(doc, budget=0)
+
+
+runner = CliRunner()
+
+
+def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder, tmp_path: Path) -> None:
+    doc, at, _ = blunder
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(doc))
+    out = tmp_path / "analysed.json"
+    r = runner.invoke(
+        app, ["analyse", str(f), "--seat", "0", "--time", "0.02", "--json", "--out", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    ext = json.loads(r.stdout.strip().splitlines()[-1])
+    assert ext["rounds"] == doc["rounds"]
+    flagged = {d["at"]: d["flag"] for d in ext["analysis"]["decisions"]}
+    assert flagged[at] == "blunder"
+    assert json.loads(out.read_text())["analysis"]["seats"] == [0]
+    # The extended record reads back as a record.
+    read_record(json.loads(out.read_text()))
+
+
+def test_issue16_cli_analyse_table(blunder, tmp_path: Path) -> None:
+    doc, _, _ = blunder
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(doc))
+    r = runner.invoke(app, ["analyse", str(f), "--seat", "0", "--time", "0.01"])
+    assert r.exit_code == 0, r.output
+    assert "blunder" in r.stdout
+    assert "Ann:" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.json"], "cannot read"),
+        (["{bad}", "--time", "0"], "time per decision"),
+        (["{bad}", "--seat", "7"], "seat 7 is not in this 2-player game"),
+        (["{notjson}"], "malformed JSON"),
+    ],
+)
+def test_issue16_cli_analyse_bad_input_is_one_line(
+    blunder, tmp_path: Path, args: list[str], message: str
+) -> None:
+    doc, _, _ = blunder
+    good = tmp_path / "game.json"
+    good.write_text(json.dumps(doc))
+    nj = tmp_path / "notjson.json"
+    nj.write_text("{nope")
+    args = [
+        a.replace("{bad}", str(good))
+        .replace("{notjson}", str(nj))
+        .replace("missing.json", str(tmp_path / "missing.json"))
+        for a in args
+    ]
+    r = runner.invoke(app, ["analyse", *args])
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output
