@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import filterfalse
 from operator import itemgetter
 from typing import Final, TypeVar
@@ -734,6 +734,20 @@ class GameState:
             removal_known=self.removal_known,
             upto=k,
         )
+
+    def replay_steps(self) -> Iterator[tuple[GameState, Decision]]:
+        """This game again, decision by decision: each decision with the state it was chosen in.
+
+        The state is one object (from :meth:`after`), advanced past each decision after it is
+        yielded: copy it to keep it.
+        """
+        s = self.after(0)
+        for e in self.log[len(s.log) :]:
+            if isinstance(e, TileType):
+                s.apply_draw(e)
+            else:
+                yield s, e
+                s.apply(e)
 
     def undo(self) -> Decision:
         """Step back one decision, with the draws that followed it; return that decision.
