@@ -27,13 +27,12 @@ from importlib import resources
 from typing import Any
 
 from kerala.actions import (
-    Decision,
     DecisionSyntaxError,
     FollowUpSkip,
-    MoveElephant,
-    MoveStack,
     Place,
-    decision_from_json,
+    parse_cell,
+    turn_from_json,
+    turn_to_json,
 )
 from kerala.errors import (
     IllegalDecisionError,
@@ -44,7 +43,7 @@ from kerala.errors import (
     TileSetError,
 )
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
-from kerala.grounds import LIMIT, Grounds, Placed, cell, key
+from kerala.grounds import Grounds, Placed, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
 
@@ -104,15 +103,10 @@ def _tile(name: object, where: str, r: int | None = None, t: int | None = None) 
 
 
 def _cell(value: object, where: str) -> tuple[int, int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise NotationError(f"{where} must be a cell [x, y] of two integers, got {value!r}")
-    if not all(-LIMIT <= v <= LIMIT for v in value):
-        raise NotationError(f"{where}: {value!r} is outside the coordinate range ±{LIMIT}")
-    return (value[0], value[1])
+    try:
+        return parse_cell(value, where)
+    except DecisionSyntaxError as e:
+        raise NotationError(str(e)) from None
 
 
 # -- grounds documents -------------------------------------------------------------------
@@ -232,16 +226,6 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _turn_json(decs: Sequence[Decision]) -> dict[str, Any]:
-    first = decs[0]
-    out = first.to_json()
-    if len(decs) > 1:
-        fu = decs[1]
-        if isinstance(fu, MoveElephant | MoveStack):
-            out.update({k: v for k, v in fu.to_json().items() if k != "seat"})
-    return out
-
-
 def write_record(
     state: GameState,
     players: Sequence[Mapping[str, Any]] | None = None,
@@ -288,7 +272,7 @@ def write_record(
             d = decs[i]
             if isinstance(d, Place) and d.take.special is not None:
                 if i + 1 < len(decs):
-                    turns.append(_turn_json(decs[i : i + 2]))
+                    turns.append(turn_to_json(decs[i], decs[i + 1]))
                     i += 2
                     continue
                 t = d.to_json()
@@ -476,18 +460,11 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
     seat = turn.get("seat")
     if expected is not None and seat != expected:
         raise NotationError(f"seat out of order: seat {expected} plays now, not {seat!r}", r, i)
-    base = {k: v for k, v in turn.items() if k not in ("move_elephant", "move_stack", "follow_up")}
-    follow: dict[str, Any] | None = None
-    fu_keys = [k for k in ("move_elephant", "move_stack") if k in turn]
-    if len(fu_keys) > 1:
-        raise NotationError("a turn has at most one of 'move_elephant' and 'move_stack'", r, i)
-    if fu_keys:
-        follow = {"seat": seat, fu_keys[0]: turn[fu_keys[0]]}
     pending_flag = turn.get("follow_up")
     if pending_flag is not None and pending_flag != "pending":
         raise NotationError(f"'follow_up' can only be \"pending\", got {pending_flag!r}", r, i)
     try:
-        decision = decision_from_json(base)
+        decision, follow = turn_from_json({k: v for k, v in turn.items() if k != "follow_up"})
         state.apply(decision)
         if isinstance(decision, Place) and decision.take.special is not None:
             if pending_flag == "pending":
@@ -496,26 +473,9 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
                 if not last:
                     raise NotationError("only the last turn of a record may be pending", r, i)
                 return True
-            if follow is None:
-                state.apply(FollowUpSkip(decision.seat))
-            else:
-                fu = decision_from_json(follow)
-                if decision.take.special == "move-elephant" and not isinstance(fu, MoveElephant):
-                    raise NotationError(
-                        f"{decision.take.name} allows 'move_elephant', not 'move_stack'", r, i
-                    )
-                if decision.take.special == "move-tile" and not isinstance(fu, MoveStack):
-                    raise NotationError(
-                        f"{decision.take.name} allows 'move_stack', not 'move_elephant'", r, i
-                    )
-                state.apply(fu)
-        else:
-            if follow is not None:
-                raise NotationError(
-                    "'move_elephant' and 'move_stack' follow only a special tile (SP1, SP2)", r, i
-                )
-            if pending_flag is not None:
-                raise NotationError("only a special tile's follow-up can be pending", r, i)
+            state.apply(follow if follow is not None else FollowUpSkip(decision.seat))
+        elif pending_flag is not None:
+            raise NotationError("only a special tile's follow-up can be pending", r, i)
     except NotationError:
         raise
     except (DecisionSyntaxError, IllegalDecisionError) as e:
