@@ -236,7 +236,7 @@ def test_ctrl_c_stops_at_once_and_the_rerun_resumes(tmp_path: Path, jobs: str) -
         assert saved == 16
         return
     assert proc.returncode == 130
-    assert "interrupted: finished games are saved" in err
+    assert f"interrupted: {saved} of 16 games finished, saved in {out}" in err
     assert 2 <= saved < 16
     before = {p.name: p.read_bytes() for p in (out / "records").glob("game-*.json")}
     resumed = run_tournament(["greedy", "random"], players=2, games=16, seed=4, out=out)
@@ -323,3 +323,149 @@ def test_one_bot_against_three_copies_of_another() -> None:
     assert bots["random"]["seats"] == {"0": 1, "1": 1, "2": 1, "3": 1}
     assert bots["random"]["wins"] + bots["greedy"]["wins"] == pytest.approx(4)
     assert outcome.report["head_to_head"]["greedy"]["random"]["games"] == 12
+
+
+# -- issue 14 ----------------------------------------------------------------------------------
+
+
+def kerala(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb"}
+    return subprocess.run(
+        [sys.executable, "-m", "kerala", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy"])
+def test_issue14_a_tournament_of_one_bot_is_refused(bots: str, tmp_path: Path) -> None:
+    p = kerala("tournament", "--bots", bots, "--games", "2", "--out", tmp_path / "t")
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    name = bots.split(",")[0]
+    assert p.stderr.startswith(
+        f"error: --bots names only '{name}': a tournament needs at least two bots, e.g. --bots "
+    )
+    assert len(p.stderr.splitlines()) == 1
+    assert not (tmp_path / "t").exists()
+
+
+def test_issue14_resume_never_shrinks_what_is_on_disk(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    base = ("tournament", "--bots", "random,greedy", "--seed", "3", "--out", out, "--json")
+    first = kerala(*base, "--games", "6")
+    assert first.returncode == 0, first.stderr
+    report = (out / "report.json").read_text()
+    records = {p.name: p.read_bytes() for p in (out / "records").glob("game-*.json")}
+    assert len(records) == 6
+    # Fewer games than the folder holds: refused, and nothing on disk changes.
+    fewer = kerala(*base, "--games", "2")
+    assert fewer.returncode == 2
+    assert fewer.stderr.strip() == (
+        f"error: --out {out} holds a tournament of 6 games (6 finished); a run with --games 2 "
+        "would report fewer than are there: ask for --games 6 (to resume) or more (to extend "
+        "it), or use another --out"
+    )
+    assert (out / "report.json").read_text() == report
+    assert {p.name: p.read_bytes() for p in (out / "records").glob("game-*.json")} == records
+    assert json.loads((out / "tournament.json").read_text())["games"] == 6
+    # More games extend it: the six are kept, two more are played, the report covers eight.
+    more = kerala(*base, "--games", "8")
+    assert more.returncode == 0, more.stderr
+    assert json.loads(more.stdout)["games"] == 8
+    for name, data in records.items():
+        assert (out / "records" / name).read_bytes() == data
+    fresh = run_tournament(["random", "greedy"], players=2, games=8, seed=3)
+    assert json.loads(more.stdout) == fresh.report
+
+
+def test_issue14_another_tournament_is_named_in_words(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    assert kerala("tournament", "--bots", "random,greedy", "--games", "2", "--out", out)
+    p = kerala("tournament", "--bots", "random,greedy", "--games", "2", "--seed", "9", "--out", out)
+    assert p.returncode == 2
+    assert p.stderr.strip() == (
+        f"error: --out {out} holds another tournament (--bots random,greedy --players 2 "
+        "--seed 0); use the same --bots, --players and --seed to resume it, or another --out"
+    )
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    p = kerala("tournament", "--bots", "random,greedy", "--games", "2", "--out", blocker)
+    assert p.returncode == 2
+    assert "Errno" not in p.stderr
+    assert f"error: --out {blocker}: a file of that name exists; give a folder" in p.stderr
+
+
+def test_issue14_ctrl_c_within_2_s_says_what_was_finished(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    cmd = [
+        sys.executable, "-m", "kerala", "tournament", "--bots", "random,greedy",
+        "--games", "400", "--jobs", "2", "--out", str(out),
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default
+    )
+    deadline = time.monotonic() + 60
+    while len(list((out / "records").glob("game-*.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert took < 2.0, f"Ctrl-C took {took:.1f} s"
+    assert proc.returncode == 130 and "Traceback" not in err
+    saved = len(list((out / "records").glob("game-*.json")))
+    assert f"interrupted: {saved} of 400 games finished, saved in {out}" in err
+    assert not list((out / "records").glob(".*tmp"))
+    for p in (out / "records").glob("game-*.json"):
+        read_record(json.loads(p.read_text()))  # every record on disk is whole
+
+
+def test_issue14_tournament_progress_shows_done_total_and_eta_in_a_pty() -> None:
+    import pexpect
+
+    env = {**os.environ, "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kerala", "tournament", "--bots", "random,greedy", "--games", "12"],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=120,
+    )
+    counts = []
+    etas = 0
+    while child.expect([r"(\d+)/12\b.{0,40}ETA", pexpect.EOF]) == 0:
+        counts.append(int(child.match.group(1)))
+        etas += 1
+        if counts[-1] == 12:
+            break
+    rest = child.read()
+    child.close()
+    assert counts == sorted(counts) and len(set(counts)) >= 3, counts
+    assert etas == len(counts)  # every done/total comes with its ETA
+    assert "win rate" in rest
+
+
+def test_issue14_box_plot_has_a_legend_for_its_markers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kerala.bots.tournament as tournament_module
+
+    legends: dict[str, list[str]] = {}
+    real_write_png = tournament_module.write_png
+
+    def keep_legend(fig: Any, path: Path) -> None:
+        legend = fig.axes[0].get_legend()
+        legends[path.name] = [t.get_text() for t in legend.get_texts()] if legend else []
+        real_write_png(fig, path)
+
+    monkeypatch.setattr(tournament_module, "write_png", keep_legend)
+    run_tournament(["random", "greedy"], players=2, games=2, seed=1, out=tmp_path / "t")
+    assert legends["scores.png"][:2] == ["median", "mean"]
+    assert any("outliers" in t for t in legends["scores.png"])
+    assert (tmp_path / "t" / "scores.png").stat().st_size > 0

@@ -54,40 +54,52 @@ def tournament(
     bots: Annotated[
         str,
         typer.Option(
+            metavar="BOT,…",
             help="bot specs, comma-separated (e.g. random,greedy,mcts:time=0.5); "
-            "a spec may repeat (mcts,greedy,greedy,greedy)"
+            "a spec may repeat (mcts,greedy,greedy,greedy); at least two",
         ),
     ],
-    players: Annotated[int, typer.Option(min=2, max=5, help="players per game")] = 2,
-    games: Annotated[int, typer.Option(min=1, help="number of games")] = 100,
-    jobs: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
-    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    players: Annotated[
+        int, typer.Option(min=2, max=5, metavar="P", help="players per game (2-5)")
+    ] = 2,
+    games: Annotated[int, typer.Option(min=1, metavar="N", help="number of games")] = 100,
+    jobs: Annotated[int, typer.Option(min=1, metavar="J", help="games played at once")] = 1,
+    backend: Annotated[
+        str, typer.Option(metavar="local|ray", help="local (processes) or ray")
+    ] = "local",
     address: Annotated[
-        str | None, typer.Option(help="Ray cluster address (--backend ray; default: local Ray)")
+        str | None,
+        typer.Option(
+            metavar="ADDR", help="Ray cluster address (--backend ray; default: local Ray)"
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
+    seed: Annotated[int, typer.Option(metavar="S", help="seed of the whole tournament")] = 0,
     out: Annotated[
         Path | None,
-        typer.Option(help="folder for report.json, records and plots; reused to resume"),
+        typer.Option(
+            metavar="DIR",
+            help="folder for report.json, records and plots; run again to resume or extend",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print report.json to stdout")] = False,
 ) -> None:
     """Play a tournament between bots and report win rates, scores and ratings."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from kerala.bots.tournament import TournamentError, run_tournament
+    from kerala.cli import err_console, fail, progress_bar
 
-    err = Console(stderr=True)
     entries = [s.strip() for s in bots.split(",") if s.strip()]
     if backend not in ("local", "ray"):
-        err.print(f"[bold red]error:[/] --backend must be 'local' or 'ray', got {backend!r}")
-        raise typer.Exit(2)
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
+        fail(f"--backend must be 'local' or 'ray', got {backend!r}")
+    done_now = [0, 0]  # games finished, games already there when the run started
+    with progress_bar(games, enabled=err_console.is_terminal, transient=False) as progress:
         task = progress.add_task("games", total=games)
 
         def on_progress(done: int, total: int) -> None:
+            if done_now == [0, 0] and done:
+                done_now[1] = done
+                # Games found on disk are not this run's speed: the ETA starts from here.
+                progress.reset(task, total=total, completed=done)
+            done_now[0] = done
             progress.update(task, completed=done, total=total)
 
         try:
@@ -104,24 +116,34 @@ def tournament(
             )
         except TournamentError as e:
             progress.stop()
-            err.print(f"[bold red]error:[/] {e}", highlight=False)
-            raise typer.Exit(2) from None
+            fail(str(e))
         except KeyboardInterrupt:
             progress.stop()
+            finished = done_now[0]
             if out is not None:
-                msg = f"interrupted: finished games are saved; run again with --out {out} to resume"
+                msg = (
+                    f"interrupted: {finished} of {games} games finished, saved in {out}; "
+                    "run the same command again to resume"
+                )
             else:
-                msg = "interrupted (without --out nothing was saved)"
-            err.print(msg, highlight=False)
+                msg = (
+                    f"interrupted: {finished} of {games} games finished, not saved "
+                    "(--out DIR keeps them)"
+                )
+            err_console.print(msg, highlight=False, soft_wrap=True)
             raise typer.Exit(130) from None
     if as_json:
         print(json.dumps(outcome.report))
         return
     if outcome.resumed:
-        err.print(f"resumed: {outcome.resumed} games were already played, {outcome.played} now")
+        err_console.print(
+            f"resumed: {outcome.resumed} games were already played, {outcome.played} now",
+            highlight=False,
+            soft_wrap=True,
+        )
     _print_report(outcome.report)
     if out is not None:
-        err.print(f"report, records and plots in {out}", highlight=False)
+        err_console.print(f"report, records and plots in {out}", highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

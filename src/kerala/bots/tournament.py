@@ -136,11 +136,16 @@ def game_path(out: Path, index: int) -> Path:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees the old file or the new one, whole."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # Ctrl-C included: never leave a part of a file behind
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def save_game(out: Path, result: dict[str, Any]) -> None:
@@ -150,12 +155,30 @@ def save_game(out: Path, result: dict[str, Any]) -> None:
 # -- the output folder -----------------------------------------------------------------
 
 
+def _settings_words(settings: dict[str, Any]) -> str:
+    bots = settings.get("bots")
+    bots_text = ",".join(map(str, bots)) if isinstance(bots, list) else repr(bots)
+    return f"--bots {bots_text} --players {settings.get('players')} --seed {settings.get('seed')}"
+
+
+def finished_indices(out: Path) -> list[int]:
+    """The indices of the game records in ``out`` (whole files only: leftovers are ``.tmp``)."""
+    found = []
+    for p in (out / RECORDS_DIR).glob("game-*.json"):
+        with contextlib.suppress(ValueError):
+            found.append(int(p.stem.removeprefix("game-")))
+    return sorted(found)
+
+
 def prepare_out(out: Path, settings: dict[str, Any]) -> None:
-    """Create ``out`` or check it belongs to a tournament with the same settings."""
-    try:
-        (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise TournamentError(f"--out {out}: cannot create the folder: {e}") from None
+    """Create ``out``, or check that it holds the same tournament, no bigger than asked.
+
+    Resuming never shrinks what is there: a run asking for fewer games than the folder's
+    tournament (its settings, or the records on disk) is refused; asking for more extends it.
+    Nothing is written before every check has passed.
+    """
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"--out {out}: a file of that name exists; give a folder")
     f = out / SETTINGS_FILE
     if f.exists():
         try:
@@ -164,11 +187,27 @@ def prepare_out(out: Path, settings: dict[str, Any]) -> None:
             raise TournamentError(f"--out {out}: unreadable {SETTINGS_FILE}: {e}") from None
         keys = ("bots", "players", "seed")
         if not isinstance(old, dict) or any(old.get(k) != settings[k] for k in keys):
-            shown = {k: old.get(k) for k in keys} if isinstance(old, dict) else old
+            shown = _settings_words(old) if isinstance(old, dict) else "unknown settings"
             raise TournamentError(
                 f"--out {out} holds another tournament ({shown}); "
                 "use the same --bots, --players and --seed to resume it, or another --out"
             )
+        on_disk = finished_indices(out) if (out / RECORDS_DIR).is_dir() else []
+        old_games = old.get("games")
+        least = max(
+            old_games if isinstance(old_games, int) else 0,
+            on_disk[-1] + 1 if on_disk else 0,
+        )
+        if settings["games"] < least:
+            raise TournamentError(
+                f"--out {out} holds a tournament of {least} games ({len(on_disk)} finished); "
+                f"a run with --games {settings['games']} would report fewer than are there: "
+                f"ask for --games {least} (to resume) or more (to extend it), or use another --out"
+            )
+    try:
+        (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TournamentError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
     # Leftovers of writes cut short by a kill are never whole games: drop them.
     for tmp in (out / RECORDS_DIR).glob(".game-*.tmp"):
         with contextlib.suppress(OSError):
@@ -409,11 +448,41 @@ def plot_report(report: dict[str, Any], results: Iterable[dict[str, Any]], out: 
             scores[n].append(t)
     fig, ax = plt.subplots(figsize=(max(5.0, 1.6 * len(names) + 2), 4.5))
     data = [scores[n] or [0] for n in names]
-    ax.boxplot(data, showmeans=True)
+    parts = ax.boxplot(data, showmeans=True)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=15)
     ax.set_ylabel("final score")
     ax.set_title(f"Score distribution per bot ({report['games']} games)")
     ax.grid(axis="y", alpha=0.3)
+    # A legend for the markers: what the line, the triangle, the box and the circles mean.
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    median = parts["medians"][0]
+    mean = parts["means"][0]
+    handles = [
+        Line2D([], [], color=median.get_color(), linewidth=median.get_linewidth(), label="median"),
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker=mean.get_marker(),
+            markerfacecolor=mean.get_markerfacecolor(),
+            markeredgecolor=mean.get_markeredgecolor(),
+            label="mean",
+        ),
+        Patch(facecolor="none", edgecolor="black", label="middle half (25th-75th percentile)"),
+        Line2D([], [], color="black", label="whiskers: within 1.5 box heights"),
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markerfacecolor="none",
+            markeredgecolor="black",
+            label="outliers",
+        ),
+    ]
+    ax.legend(handles=handles, loc="best", fontsize="small", framealpha=0.8)
     fig.tight_layout()
     write_png(fig, out / "scores.png")
     plt.close(fig)
@@ -483,6 +552,13 @@ def run_tournament(
         raise TournamentError("--address is only for --backend ray")
     if not entries:
         raise TournamentError("--bots names no bot")
+    if len(entries) < 2:
+        # One entry would only play itself; a repeated one (random,random) is asked for.
+        other = "greedy" if entries[0] == "random" else "random"
+        raise TournamentError(
+            f"--bots names only {entries[0]!r}: a tournament needs at least two bots, "
+            f"e.g. --bots {entries[0]},{other}"
+        )
     for e in entries:
         try:
             make_bot(e, seed=0)
