@@ -228,6 +228,7 @@ def decision_to_json(d: Decision) -> dict[str, Any]:
 #: The fields of a turn object that hold its follow-up move (SP1, SP2).
 FOLLOW_UP_FIELDS: Final = ("move_elephant", "move_stack")
 _FOLLOW_UP_FIELD: Final = {"move-elephant": "move_elephant", "move-tile": "move_stack"}
+_FOLLOW_UP_RULE: Final = {"move-elephant": "SP1", "move-tile": "SP2"}
 
 
 def turn_to_json(d: Decision, follow_up: Decision | None = None) -> dict[str, Any]:
@@ -258,7 +259,8 @@ def turn_from_json(obj: Mapping[str, Any]) -> tuple[Pass | Place, MoveElephant |
         )
     allowed = _FOLLOW_UP_FIELD[d.take.special]
     if fields[0] != allowed:
-        raise DecisionSyntaxError(f"{d.take.name} allows '{allowed}', not '{fields[0]}'")
+        rule = _FOLLOW_UP_RULE[d.take.special]
+        raise DecisionSyntaxError(f"{rule}: {d.take.name} allows '{allowed}', not '{fields[0]}'")
     fu = decision_from_json({"seat": d.seat, allowed: obj[allowed]})
     assert isinstance(fu, MoveElephant | MoveStack)
     return d, fu

@@ -49,35 +49,24 @@ from typing import Any, Final
 from kerala.errors import NotationError
 from kerala.grounds import Grounds, cell
 from kerala.notation import read_grounds
-from kerala.tiles import COLORS, START, TileSet, TileType, load_tileset, tile
+from kerala.playerview import BOTH, LYING, STANDING
+from kerala.tiles import (
+    ARROW,
+    COLOR_LETTER,
+    COLORS,
+    KIND_CHAR,
+    START,
+    TileSet,
+    TileType,
+    load_tileset,
+    tile,
+)
 
 Cell = tuple[int, int]
 
-#: The letter of each color (upper case; the arch color of an arch is written in lower case).
-COLOR_LETTER: Final[dict[str, str]] = {
-    "blue": "B",
-    "black": "K",
-    "green": "G",
-    "red": "R",
-    "purple": "P",
-}
 LETTER_COLOR: Final[dict[str, str]] = {v: k for k, v in COLOR_LETTER.items()}
-#: The character of each non-arch kind.
-KIND_CHAR: Final[dict[str, str]] = {
-    "e1": "1",
-    "e2": "2",
-    "e3": "3",
-    "start": "s",
-    "move-elephant": "E",
-    "move-tile": "T",
-}
 CHAR_KIND: Final[dict[str, str]] = {v.upper(): k for k, v in KIND_CHAR.items()}
-#: The arrow of each edge an arch may face.
-ARROW: Final[dict[str, str]] = {"N": "^", "E": ">", "S": "v", "W": "<"}
 ARROW_EDGE: Final[dict[str, str]] = {v.upper(): k for k, v in ARROW.items()}
-STANDING: Final = "@"
-LYING: Final = "z"
-BOTH: Final = "&"
 EMPTY: Final = "."
 
 _SETTING = re.compile(r"^\s*([A-Za-z]+)\s*:\s*(.*?)\s*$")
@@ -96,11 +85,9 @@ class GridTextError(NotationError):
 
 def tile_code(t: TileType, edge: str | None = None) -> str:
     """A tile's code: ``G2``, ``BE``, ``Bs``; an arch ``Rak``, or ``R>k`` with its edge."""
-    c = COLOR_LETTER[t.color]
-    if t.arch_color is not None:
-        middle = ARROW[edge] if edge is not None else "a"
-        return f"{c}{middle}{COLOR_LETTER[t.arch_color].lower()}"
-    return c + KIND_CHAR[t.kind]
+    if t.arch_color is not None and edge is not None:
+        return f"{COLOR_LETTER[t.color]}{ARROW[edge]}{COLOR_LETTER[t.arch_color].lower()}"
+    return t.code
 
 
 def looks_like_json(text: str) -> bool:

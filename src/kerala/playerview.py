@@ -161,11 +161,16 @@ def elephant_markers(g: GroundsView) -> dict[Cell, str]:
     after the first pass, both after the second.
     """
     e0, e1 = g.elephants
+    return elephant_markers_of(e0, e1, g.passes)
+
+
+def elephant_markers_of(e0: Cell, e1: Cell, passes: int) -> dict[Cell, str]:
+    """The markers of two elephants after ``passes`` passes (see :func:`elephant_markers`)."""
     if e0 == e1:
         return {e0: BOTH}
     return {
-        e0: LYING if g.passes >= 2 else STANDING,
-        e1: LYING if g.passes >= 1 else STANDING,
+        e0: LYING if passes >= 2 else STANDING,
+        e1: LYING if passes >= 1 else STANDING,
     }
 
 
@@ -207,6 +212,7 @@ __all__ = [
     "PlayerView",
     "cell_text",
     "elephant_markers",
+    "elephant_markers_of",
     "grounds_text",
     "view_from_json",
 ]

@@ -82,7 +82,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Final
 
@@ -339,15 +338,8 @@ class ActionEncoding:
         return mask
 
     def action_to_string(self, state: GameState, a: int) -> str:
-        """A short text for action ``a`` of the player to move (its decision's JSON)."""
-        d = self.decode(state, a)
-        if type(d) is Pass:
-            return "pass"
-        if type(d) is FollowUpSkip:
-            return "skip"
-        j = d.to_json()
-        j.pop("seat")
-        return json.dumps(j, separators=(",", ":"))
+        """A short text for action ``a`` of the player to move: its decision's ``str()``."""
+        return str(self.decode(state, a))
 
     # -- observations ------------------------------------------------------------------
 

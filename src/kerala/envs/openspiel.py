@@ -49,7 +49,6 @@ import pyspiel
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.envs.encoding import ACTIONS, TILE_POSITION, check_reward, final_returns
 from kerala.envs.observations import LAYOUTS, ObservationLayout, observation_layout
-from kerala.envs.pettingzoo import render_text
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
 from kerala.tiles import COLORS, GAME_TILE_TYPES, TileType, load_tileset
 from kerala.views import sample_state
@@ -284,7 +283,7 @@ class KeralaState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, random.Random(seed))
 
     def __str__(self) -> str:
-        return render_text(self._p.state)
+        return str(self._p.state)
 
 
 def resample(state: KeralaState, player: int, rng: random.Random | None = None) -> KeralaState:

@@ -226,20 +226,8 @@ def render_in_mode(render_mode: str | None, state: GameState) -> str | None:
 
 
 def render_text(state: GameState) -> str:
-    """Public facts only (I1): round, display, bag count and each grounds' top tiles."""
-    v = state.view(None)
-    lines = [
-        f"round {v.round}  phase {v.phase}  to move {v.to_move}  bag {v.bag_count}",
-        "display: " + (" ".join(t.name for t in v.display) or "-"),
-    ]
-    for seat, g in enumerate(v.grounds):
-        tops = " ".join(
-            f"{x},{y}={s[-1][0].name}{'@' + s[-1][1] if s[-1][1] else ''}({len(s)})"
-            for (x, y), s in g.stacks
-        )
-        els = " ".join(f"{x},{y}" for x, y in g.elephants)
-        lines.append(f"seat {seat} {g.color}: passes {g.passes} elephants {els} | {tops}")
-    return "\n".join(lines)
+    """Public facts only (I1): the engine's drawing of the game, ``str(state)``."""
+    return str(state)
 
 
 def env(

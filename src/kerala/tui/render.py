@@ -28,11 +28,16 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.gridtext import ARROW, BOTH, COLOR_LETTER, KIND_CHAR, LYING, STANDING
-from kerala.gridtext import tile_code as _code
 from kerala.grounds import Grounds, Stack, cell
-from kerala.tiles import TileType
+from kerala.playerview import (
+    BOTH,
+    LYING,
+    STANDING,
+    cell_text,
+    elephant_markers,
+    elephant_markers_of,
+)
+from kerala.tiles import ARROW, COLOR_LETTER, TileType
 from kerala.views import GroundsView, PlayerView
 
 Cell = tuple[int, int]
@@ -58,24 +63,12 @@ LEGEND: Final = (
 
 def tile_code(t: TileType) -> str:
     """A tile's short code: color letter and kind (``G2``, ``BE``; an arch ``Rak``)."""
-    return _code(t)
+    return t.code
 
 
 def tile_words(t: TileType) -> str:
     """A tile's code and NOTATION.md name, e.g. ``G2 green:e2``."""
     return f"{tile_code(t):<3} {t.name}"
-
-
-def cell_text(stack: Stack, elephant: str) -> str:
-    """The four characters of a cell: color, kind or arch edge, arch color or height, elephant."""
-    t, edge = stack[-1]
-    h = len(stack)
-    height = " " if h < 2 else (str(h) if h < 10 else "+")
-    c = COLOR_LETTER[t.color]
-    if t.arch_color is not None:
-        last = elephant or (height if h >= 2 else " ")
-        return f"{c}{ARROW.get(edge or '', '?')}{COLOR_LETTER[t.arch_color].lower()}{last}"
-    return f"{c}{KIND_CHAR[t.kind]}{height}{elephant or ' '}"
 
 
 def removed_text(text: str) -> str:
@@ -89,26 +82,6 @@ def removed_text(text: str) -> str:
             text[:3] + "x" if text[3] not in (STANDING, LYING, BOTH) else text[0] + "x" + text[2:]
         )
     return text[:2] + "x" + text[3]
-
-
-def elephant_markers(g: GroundsView) -> dict[Cell, str]:
-    """Which cells hold an elephant, and how it is drawn.
-
-    The engine counts passes, not which elephant lies (G3); the second elephant is drawn lying
-    after the first pass, both after the second.
-    """
-    e0, e1 = g.elephants
-    return elephant_markers_of(e0, e1, g.passes)
-
-
-def elephant_markers_of(e0: Cell, e1: Cell, passes: int) -> dict[Cell, str]:
-    """The markers of two elephants after ``passes`` passes (see :func:`elephant_markers`)."""
-    if e0 == e1:
-        return {e0: BOTH}
-    return {
-        e0: LYING if passes >= 2 else STANDING,
-        e1: LYING if passes >= 1 else STANDING,
-    }
 
 
 @dataclass(frozen=True)
@@ -337,22 +310,6 @@ def board(
             )
         )
     return Group(Columns(panels, padding=(0, 1)), status_line(view, names))
-
-
-def describe(d: Decision, *, place: Place | None = None) -> str:
-    """A decision in words (for the move log and menus)."""
-    if isinstance(d, Pass):
-        return "passed (an elephant lies down)"
-    if isinstance(d, Place):
-        arch = f", facing {d.arch}" if d.arch else ""
-        return f"took {tile_code(d.take)} ({d.take.name}) to {_c(d.to)} from {_c(d.from_)}{arch}"
-    if isinstance(d, MoveElephant):
-        return f"moved the elephant from {_c(d.from_)} to {_c(d.to)}"
-    if isinstance(d, MoveStack):
-        return f"moved the stack from {_c(d.from_)} to {_c(d.to)}"
-    assert isinstance(d, FollowUpSkip)
-    what = place.take.special if place is not None else "special tile"
-    return f"skipped the {what} follow-up"
 
 
 def _c(c: Cell) -> str:

@@ -22,16 +22,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from kerala.actions import Decision, Place
+from kerala.actions import Decision, Place, describe
 from kerala.bots import Bot, make_bot
 from kerala.errors import KeralaError
 from kerala.game import GameState, new_game
 from kerala.notation import read_record, write_record
+from kerala.tiles import COLOR_LETTER
 from kerala.tui.render import (
-    COLOR_LETTER,
     LEGEND,
     board,
-    describe,
     grounds_panel,
     max_cols_for,
 )

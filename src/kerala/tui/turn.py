@@ -34,11 +34,13 @@ from kerala.actions import (
     Pass,
     Place,
     decision_from_json,
+    turn_from_json,
 )
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState, Phase
+from kerala.playerview import cell_text
 from kerala.tiles import EDGE_DELTA, EDGES, MOVE_ELEPHANT, TileType
-from kerala.tui.render import cell_text, fmt_cell, tile_code, tile_words
+from kerala.tui.render import fmt_cell, tile_code, tile_words
 
 Cell = tuple[int, int]
 
@@ -383,7 +385,6 @@ class TurnBuilder:
         obj.setdefault("seat", self.seat)
         if "follow_up" in obj:
             raise TurnInputError("'follow_up' belongs in saved records, not in a typed turn")
-        fu_keys = [k for k in ("move_elephant", "move_stack") if k in obj]
         try:
             if self._preview is not None:
                 d = decision_from_json(obj)
@@ -393,17 +394,7 @@ class TurnBuilder:
                     )
                 self._finish_follow_up(d)
                 return
-            if len(fu_keys) > 1:
-                raise TurnInputError("a turn has at most one of 'move_elephant' and 'move_stack'")
-            base = {k: v for k, v in obj.items() if k not in fu_keys}
-            d = decision_from_json(base)
-            if not isinstance(d, Pass | Place):
-                raise TurnInputError("a turn takes a tile ('take') or passes ('pass': true)")
-            follow: Decision | None = None
-            if fu_keys:
-                if not isinstance(d, Place) or d.take.special is None:
-                    raise TurnInputError(f"'{fu_keys[0]}' follows only a special tile (SP1, SP2)")
-                follow = decision_from_json({"seat": obj["seat"], fu_keys[0]: obj[fu_keys[0]]})
+            d, follow = turn_from_json(obj)
         except DecisionSyntaxError as e:
             raise TurnInputError(f"not a turn: {e}") from None
         if isinstance(d, Pass):
