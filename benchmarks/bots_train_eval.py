@@ -1,13 +1,13 @@
-"""Learn the bots' evaluation from self-play (issue 16): writes ``kerala/bots/data/eval_weights.json``.
+"""Learn the bots' evaluation from self-play (issue 16): ``kerala/bots/data/eval_weights.json``.
 
 Plays ``--games`` self-play games per player count (2, 3, 4 by default) with the ``greedy``
 bot (the first iteration with the hand-set weights, every later ``--iterations`` with the
 weights learned by the one before), and records, at the end of every round, each player's
 grounds features (:data:`kerala.bots.evaluation.FEATURES`) and the share of the game still to
-play; the target is that player's final score. A least-squares fit (NumPy) gives the weights: the learned evaluation
-predicts the final score of a grounds from what it shows now: the rules' score now plus
-``left * (a + b * left)`` times each feature, so that it is the rules' score at the end (the
-fit is of the final score minus the score now).
+play; the target is that player's final score. A least-squares fit (NumPy) gives the
+weights: the learned evaluation predicts the final score of a grounds from what it shows
+now: the rules' score now plus ``left * (a + b * left)`` times each feature, so that it is
+the rules' score at the end (the fit is of the final score minus the score now).
 
     python benchmarks/bots_train_eval.py --games 300 --iterations 2 --seed 1
 

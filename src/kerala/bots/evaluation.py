@@ -27,7 +27,6 @@ look-ahead, no game state needed) and lists the SP1/SP2 follow-ups a special til
 from __future__ import annotations
 
 import json
-
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -298,13 +297,13 @@ def useful_move_stacks(g: Grounds, moves: Sequence[Decision]) -> list[Decision]:
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "FEATURES",
     "Weights",
     "apply_to_grounds",
-    "FEATURES",
     "evaluate",
     "features",
     "follow_ups",
-    "load_learned",
     "game_left",
+    "load_learned",
     "useful_move_stacks",
 ]

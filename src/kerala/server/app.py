@@ -116,6 +116,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_handlers(app)
     app.include_router(games.router)
     app.include_router(tools.router)
+    from kerala.server.routes import analysis  # post-game analysis (issue 16)
+
+    app.include_router(analysis.router)
     app.include_router(live.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")

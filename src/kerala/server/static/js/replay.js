@@ -6,6 +6,7 @@ import { h, api } from "./ui.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
 import { decisionWords } from "./words.js";
 import { scoreSheet, colorVar } from "./sheet.js";
+import { mountAnalysis } from "./analysis.js";
 
 export function mountReplay(root, { game }) {
   const st = { source: null, players: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null };
@@ -195,6 +196,7 @@ export function mountReplay(root, { game }) {
     }
     const hadFocus = document.activeElement && document.activeElement.id;
     page.replaceChildren(...parts);
+    mountAnalysis(page, st, go);
     if (hadFocus && document.getElementById(hadFocus)) document.getElementById(hadFocus).focus();
   }
 

@@ -1,0 +1,220 @@
+// Post-game analysis on the replay page (issue 16). An "Analyse" button asks the server to
+// review every decision with the strongest bot, each from its player's view at the time
+// (POST /api/games/{id}/analysis, or /api/records/analysis for a record file), shows the
+// progress, then marks the mistakes on a timeline under the replay controls; at each reviewed
+// step it says which decision the bot preferred and outlines its cell on the board.
+// A record file that already holds an analysis (`kerala analyse --out`) shows it at once.
+//
+// The replay page calls mountAnalysis(page, st, go) after each of its renders.
+
+import { h, api } from "./ui.js";
+import { decisionWords } from "./words.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const states = new WeakMap();
+const FLAG_WORDS = { blunder: "Blunder", mistake: "Mistake", inaccuracy: "Inaccuracy" };
+
+function sourceKey(st) {
+  return st.source.kind === "game" ? `game:${st.source.id}` : `record:${st.source.name}`;
+}
+
+function stateOf(st) {
+  let a = states.get(st);
+  const key = sourceKey(st);
+  if (!a || a.key !== key) {
+    const given = st.source.kind === "record" && st.source.record && st.source.record.analysis;
+    a = { key, status: given ? "done" : "idle", job: null, analysis: given || null, error: null, timer: null };
+    states.set(st, a);
+  }
+  return a;
+}
+
+const pct = (x) => `${Math.round(100 * x)}%`;
+
+async function start(page, st, go, a) {
+  a.status = "running";
+  a.error = null;
+  const time = localStorage.getItem("kerala.analysisTime");
+  const q = time ? `?time=${encodeURIComponent(time)}` : "";
+  try {
+    a.job =
+      st.source.kind === "game"
+        ? await api("POST", `/api/games/${encodeURIComponent(st.source.id)}/analysis${q}`)
+        : await api("POST", `/api/records/analysis${q}`, st.source.record);
+  } catch (e) {
+    a.status = "failed";
+    a.error = e.message;
+    return draw(page, st, go);
+  }
+  poll(page, st, go, a);
+}
+
+function poll(page, st, go, a) {
+  const key = a.key;
+  const step = async () => {
+    if (states.get(st) !== a || a.key !== key) return;
+    try {
+      a.job = await api("GET", `/api/analysis/${encodeURIComponent(a.job.id)}`);
+    } catch (e) {
+      a.status = "failed";
+      a.error = e.message;
+      return draw(page, st, go);
+    }
+    if (a.job.status === "done") {
+      a.status = "done";
+      a.analysis = a.job.analysis;
+    } else if (a.job.status === "failed") {
+      a.status = "failed";
+      a.error = a.job.error || "the analysis failed";
+    }
+    draw(page, st, go);
+    if (a.status === "running") a.timer = setTimeout(step, 400);
+  };
+  draw(page, st, go);
+  a.timer = setTimeout(step, 200);
+}
+
+function names(st) {
+  return st.players.map((p, i) => (p && p.name) || `Seat ${i + 1}`);
+}
+
+function timeline(st, go, analysis) {
+  const bar = h("div", { class: "analysis-timeline", id: "analysis-timeline", role: "list", "aria-label": "mistakes on the timeline" });
+  bar.style.cssText = "position:relative;height:22px;margin:6px 0;border-radius:4px;background:var(--panel-2, #eee)";
+  const total = Math.max(1, st.total);
+  const color = { blunder: "#c62828", mistake: "#ef6c00", inaccuracy: "#f9a825" };
+  const z = { blunder: 3, mistake: 2, inaccuracy: 1 };
+  for (const d of analysis.decisions) {
+    if (!d.flag) continue;
+    const step = d.at + 1;
+    const who = names(st)[d.seat] ?? `Seat ${d.seat + 1}`;
+    const mark = h(
+      "button",
+      {
+        type: "button",
+        class: `analysis-mark ${d.flag}`,
+        role: "listitem",
+        "data-flag": d.flag,
+        "data-at": step,
+        title: `${FLAG_WORDS[d.flag]} by ${who} at decision ${step}`,
+        "aria-label": `${FLAG_WORDS[d.flag]} by ${who} at decision ${step}`,
+        onclick: () => go(step),
+      },
+      "",
+    );
+    // One step wide (3 to 10 px), centred on its step; worse flags drawn on top.
+    const w = `max(3px, min(10px, ${100 / total}%))`;
+    mark.style.cssText = `position:absolute;top:2px;width:${w};height:18px;padding:0;border:0;border-radius:2px;cursor:pointer;background:${color[d.flag]};left:calc(${(100 * step) / total}% - ${w} / 2);z-index:${z[d.flag]}`;
+    bar.append(mark);
+  }
+  const here = h("span", { class: "analysis-here", "aria-hidden": "true" });
+  here.style.cssText = `position:absolute;top:0;width:2px;height:22px;background:currentColor;left:${(100 * st.at) / total}%`;
+  bar.append(here);
+  return bar;
+}
+
+function summary(st, analysis) {
+  const n = names(st);
+  return h(
+    "ul",
+    { class: "analysis-summary", id: "analysis-summary" },
+    Object.entries(analysis.summary).map(([seat, s]) =>
+      h(
+        "li",
+        { "data-seat": seat },
+        `${n[Number(seat)] ?? `Seat ${Number(seat) + 1}`}: ${s.decisions} decisions, ${s.agreed} as the bot would; ` +
+          `${s.blunders} blunders, ${s.mistakes} mistakes, ${s.inaccuracys} inaccuracies`,
+      ),
+    ),
+  );
+}
+
+function stepNote(st, analysis) {
+  const d = analysis.decisions.find((x) => x.at + 1 === st.at);
+  if (!d) return h("p", { id: "analysis-step", class: "muted" }, "No review for this step (a forced decision, or another seat's).");
+  const who = names(st)[d.seat] ?? `Seat ${d.seat + 1}`;
+  if (JSON.stringify(d.played) === JSON.stringify(d.best))
+    return h("p", { id: "analysis-step", "data-flag": "" }, `${who} played the bot's choice (win chance ${pct(d.win.best)}).`);
+  const flag = d.flag ? `${FLAG_WORDS[d.flag]}. ` : "";
+  return h(
+    "p",
+    { id: "analysis-step", "data-flag": d.flag || "" },
+    flag,
+    "Better: ",
+    h("strong", { id: "analysis-better" }, decisionWords(d.best, who)),
+    ` (win chance ${pct(d.win.best)} instead of ${pct(d.win.played)}; ${d.cost.points.toFixed(1)} points lost by the evaluation).`,
+  );
+}
+
+function cellOf(d) {
+  if (d.take) return d.to;
+  const m = d.move_elephant || d.move_stack;
+  return m ? m.to : null;
+}
+
+function markBoard(page, st, analysis) {
+  const d = analysis.decisions.find((x) => x.at + 1 === st.at);
+  if (!d || JSON.stringify(d.played) === JSON.stringify(d.best) || !st.pos) return;
+  const at = cellOf(d.best);
+  const gr = st.pos.view.grounds[d.seat];
+  if (!at || !gr) return;
+  for (const svg of page.querySelectorAll(`.grounds-box svg[data-color="${gr.color}"]`)) {
+    const r = document.createElementNS(SVG, "rect");
+    const S = 100;
+    for (const [k, v] of Object.entries({ class: "analysis-better", "data-x": at[0], "data-y": at[1], x: at[0] * S + 4, y: at[1] * S + 4, width: S - 8, height: S - 8, rx: 10, fill: "none", stroke: "#2e7d32", "stroke-width": 8, "stroke-dasharray": "14 8", "pointer-events": "none" }))
+      r.setAttribute(k, String(v));
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = "the bot's choice";
+    r.append(title);
+    svg.append(r);
+  }
+}
+
+function draw(page, st, go) {
+  if (!st.source) return;
+  const a = stateOf(st);
+  const parts = [h("h2", {}, "Analysis")];
+  if (a.status === "idle") {
+    parts.push(
+      h("p", { class: "muted" }, "The strongest bot reviews every decision from its player's view at the time, and marks the costly ones."),
+      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, "Analyse"),
+    );
+  } else if (a.status === "running") {
+    const done = a.job ? a.job.done : 0;
+    const total = a.job ? a.job.total : 0;
+    parts.push(
+      h("p", { id: "analysis-status", "aria-live": "polite" }, `Analysing… ${done} / ${total} decisions`),
+      h("progress", { id: "analysis-progress", value: done, max: Math.max(1, total) }),
+    );
+  } else if (a.status === "failed") {
+    parts.push(
+      h("div", { class: "error-box", id: "analysis-error", role: "alert" }, a.error || "the analysis failed"),
+      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, "Try again"),
+    );
+  } else if (a.analysis) {
+    const flagged = a.analysis.decisions.filter((d) => d.flag);
+    const next = flagged.find((d) => d.at + 1 > st.at) || flagged[0];
+    parts.push(
+      h("p", { id: "analysis-status" }, `Done: ${flagged.length} decisions marked (by ${a.analysis.bot}).`),
+      summary(st, a.analysis),
+      timeline(st, go, a.analysis),
+      next ? h("button", { type: "button", id: "analysis-next", onclick: () => go(next.at + 1) }, "Next marked decision") : "",
+      stepNote(st, a.analysis),
+    );
+  }
+  const panel = h("section", { class: "panel analysis", id: "analysis", "data-status": a.status }, parts);
+  const old = page.querySelector("#analysis");
+  if (old) old.replaceWith(panel);
+  else {
+    const controls = page.querySelector(".replay-controls");
+    const host = controls && controls.closest("section");
+    if (host) host.after(panel);
+    else page.append(panel);
+  }
+  if (a.status === "done" && a.analysis) markBoard(page, st, a.analysis);
+}
+
+export function mountAnalysis(page, st, go) {
+  if (!st.source || !st.pos) return;
+  draw(page, st, go);
+}
