@@ -4,14 +4,20 @@ Every environment is driven with uniformly random *legal* actions (read from the
 ``legal_actions()``); a step is one decision of one player (follow-ups included). Chance nodes
 (draws) are not counted as steps, but their cost is included.
 
-- ``pettingzoo``: ``env.last()`` (observation + mask) then ``env.step`` for every decision;
+- ``pettingzoo``: ``env.last()`` (observation + mask), the observation copied (as a learner's
+  buffer would), then ``env.step`` for every decision, in the default (``compact``) layout;
+  ``pettingzoo-flat`` and ``pettingzoo-full`` the same in those layouts;
+- ``go_v5``: the same loop on PettingZoo's own ``go_v5`` (19×19), the reference of issue 13;
 - ``pettingzoo-noobs``: the same loop reading only ``raw_env.legal_actions()`` (no
   observation tensor built), the cost of the rules and the encoding alone;
 - ``openspiel``: ``state.legal_actions()`` and ``apply_action``; chance sampled from
   ``chance_outcomes()``; no tensors;
 - ``openspiel-obs``: the same plus the acting player's observation tensor at every decision,
-  through ``open_spiel.python.observation.make_observation`` (a NumPy buffer;
-  ``state.observation_tensor()`` copies the 231270 floats into a Python list, far slower);
+  through ``open_spiel.python.observation.make_observation`` (filled in place in its NumPy
+  buffer);
+- ``openspiel-rl``: OpenSpiel's own ``rl_environment.Environment`` (what its DQN, NFSP, PPO
+  use): each step builds every player's information state tensor and legal actions;
+  ``openspiel-rl-flat`` the same with the game parameter ``observation="flat"``;
 - ``gymnasium``: ``env.step`` of the learner (seat 0) with ``opponents="random"``; a step
   includes the opponents' turns, so it is also reported per decision of any player;
 - ``gymnasium-greedy``: the same with ``opponents="greedy"``.
@@ -29,36 +35,61 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 
-def bench_pettingzoo(players: int, seconds: float, observe: bool) -> tuple[int, int, float]:
+def _aec_loop(make: Callable[[], Any], seconds: float) -> tuple[int, int, float]:
+    """Random legal actions through ``env.last()``, the observation copied at every step."""
+    rng = np.random.default_rng(0)
+    steps = games = 0
+    start = time.perf_counter()
+    seed = 0
+    e = make()
+    while time.perf_counter() - start < seconds:
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _reward, terminated, truncated, _info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            buffer = np.array(obs["observation"], copy=True)
+            assert buffer.size
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+            if time.perf_counter() - start > 3 * seconds:
+                break  # a game of Go can last long; stop mid-game past the budget
+        games += 1
+        seed += 1
+    return steps, games, time.perf_counter() - start
+
+
+def bench_go(seconds: float) -> tuple[int, int, float]:
+    from pettingzoo.classic import go_v5
+
+    return _aec_loop(lambda: go_v5.env(), seconds)
+
+
+def bench_pettingzoo(
+    players: int, seconds: float, observe: bool, layout: str = "compact"
+) -> tuple[int, int, float]:
     from kerala.envs.pettingzoo import env as make_env
     from kerala.envs.pettingzoo import raw_env
 
+    if observe:
+        return _aec_loop(lambda: make_env(num_players=players, observation=layout), seconds)
     rng = np.random.default_rng(0)
     steps = games = 0
     start = time.perf_counter()
     seed = 0
     while time.perf_counter() - start < seconds:
-        if observe:
-            e = make_env(num_players=players)
-            e.reset(seed=seed)
-            for _agent in e.agent_iter():
-                obs, _reward, terminated, truncated, _info = e.last()
-                if terminated or truncated:
-                    e.step(None)
-                    continue
-                e.step(rng.choice(np.flatnonzero(obs["action_mask"])))
-                steps += 1
-        else:
-            r = raw_env(num_players=players)
-            r.reset(seed=seed)
-            while not r.state_now.is_over():
-                legal = r.legal_actions()
-                r.step(legal[int(rng.integers(len(legal)))])
-                steps += 1
+        r = raw_env(num_players=players)
+        r.reset(seed=seed)
+        while not r.state_now.is_over():
+            legal = r.legal_actions()
+            r.step(legal[int(rng.integers(len(legal)))])
+            steps += 1
         games += 1
         seed += 1
     return steps, games, time.perf_counter() - start
@@ -87,6 +118,28 @@ def bench_openspiel(players: int, seconds: float, observe: bool) -> tuple[int, i
                 observer.set_from(state, state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        games += 1
+    return steps, games, time.perf_counter() - start
+
+
+def bench_rl_environment(players: int, seconds: float, layout: str) -> tuple[int, int, float]:
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    import kerala.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_kerala", {"players": players, "observation": layout})
+    env = rl_environment.Environment(game)
+    rng = np.random.default_rng(0)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        ts = env.reset()
+        while not ts.last():
+            p = ts.observations["current_player"]
+            legal = ts.observations["legal_actions"][p]
+            ts = env.step([legal[int(rng.integers(len(legal)))]])
             steps += 1
         games += 1
     return steps, games, time.perf_counter() - start
@@ -125,10 +178,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be > 0")
     n, sec = args.players, args.seconds
     runs: dict[str, Callable[[], tuple[int, int, float]]] = {
+        "go_v5": lambda: bench_go(sec),
         "pettingzoo": lambda: bench_pettingzoo(n, sec, observe=True),
+        "pettingzoo-flat": lambda: bench_pettingzoo(n, sec, observe=True, layout="flat"),
+        "pettingzoo-full": lambda: bench_pettingzoo(n, sec, observe=True, layout="full"),
         "pettingzoo-noobs": lambda: bench_pettingzoo(n, sec, observe=False),
         "openspiel": lambda: bench_openspiel(n, sec, observe=False),
         "openspiel-obs": lambda: bench_openspiel(n, sec, observe=True),
+        "openspiel-rl": lambda: bench_rl_environment(n, sec, "compact"),
+        "openspiel-rl-flat": lambda: bench_rl_environment(n, sec, "flat"),
         "gymnasium": lambda: bench_gymnasium(n, sec, "random"),
         "gymnasium-greedy": lambda: bench_gymnasium(n, sec, "greedy"),
     }

@@ -1,7 +1,8 @@
 """Research environments for Kerala: PettingZoo, OpenSpiel and Gymnasium (``kerala[rl]``).
 
-All three share one action encoding and one observation layout, defined and documented in
-:mod:`kerala.envs.encoding`. Import the submodule you need; each needs its own optional
+All three share one action encoding (:mod:`kerala.envs.encoding`) and the observation
+layouts of :mod:`kerala.envs.observations` (``compact`` by default, ``flat``, ``graph``,
+``full``). Import the submodule you need; each needs its own optional
 dependency and this package imports none of them:
 
 - :mod:`kerala.envs.pettingzoo`: ``env(num_players=N)`` (wrapped) and ``raw_env(...)``, an AEC

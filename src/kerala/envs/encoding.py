@@ -1,5 +1,5 @@
-"""The one action encoding and observation layout shared by the PettingZoo, OpenSpiel and
-Gymnasium environments.
+"""The one action encoding shared by the PettingZoo, OpenSpiel and Gymnasium environments,
+and the ``full`` observation layout (the other layouts are in :mod:`kerala.envs.observations`).
 
 Actions
 =======
@@ -45,12 +45,14 @@ sets that the state determines. ``tests/envs/test_encoding.py`` replays many ran
 2–5 players and checks ``decode(encode(d)) == d`` and that the ids of the legal decisions are
 distinct, for every legal decision of every state.
 
-Observations
-============
+Observations (the ``full`` layout)
+==================================
 
-One flat ``float32`` vector of :attr:`ActionEncoding.obs_size` values in ``[0, 1]``, built
-from the observer's :class:`~kerala.views.PlayerView` only, so it cannot contain the bag order
-or randomly removed tiles (RULES.md I1, I2). Players are listed *relative to the observer*:
+``observation="full"`` in every env; the default is ``compact``
+(:mod:`kerala.envs.observations`). One flat ``float32`` vector of
+:attr:`ActionEncoding.obs_size` values in ``[0, 1]``, built from the observer's
+:class:`~kerala.views.PlayerView` only, so it cannot contain the bag order or randomly removed
+tiles (RULES.md I1, I2). Players are listed *relative to the observer*:
 slot 0 is the observer, then clockwise; slots of absent players (fewer than 5) are zero.
 Named pieces, in order (:meth:`ActionEncoding.observation_pieces` gives each as a reshaped view):
 
