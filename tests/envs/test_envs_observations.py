@@ -273,11 +273,13 @@ def test_fill_writes_in_place_and_the_cache_follows_changes() -> None:
     """fill() writes into the caller's buffer; a changed grounds is never read from the cache."""
     layout = observation_layout("compact", 2)
     buf = np.full(layout.size, 7.0, dtype=np.float32)
-    states = list(decision_states(2, seed=9))
-    for s in states[::5]:
-        layout.fill(s, 0, buf)
-        assert np.array_equal(buf, layout.observation(s.copy(), 0))
-    s = states[-1]
+    # decision_states yields one state object as it changes: the caches (per grounds, and the
+    # drawn tiles per log) must follow it; a copy has new objects and is computed afresh.
+    for i, s in enumerate(decision_states(2, seed=9)):
+        if i % 3 == 0:
+            layout.fill(s, 0, buf)
+            assert np.array_equal(buf, layout.observation(s.copy(), 0))
+            assert np.array_equal(layout.views(buf)["unseen"], _unseen_by_hand(s))
     layout.fill(s, 0, buf)
     g = s.grounds[0]
     k = next(iter(g.stacks))
@@ -288,3 +290,9 @@ def test_fill_writes_in_place_and_the_cache_follows_changes() -> None:
     assert sketch == layout.grounds_from(layout.observation(s.copy(), 0))[0]
     assert any(st.top == tile("green:e3") for st in sketch.stacks.values())
     assert views["grounds"].shape == (2, 25, 16, 16)
+
+
+def _unseen_by_hand(s: GameState) -> np.ndarray:
+    drawn = Counter(t for t in s.log if isinstance(t, TileType))
+    counts = s.tileset.counts
+    return np.array([(counts[t] - drawn[t]) / counts[t] for t in GAME_TILE_TYPES], dtype=np.float32)

@@ -413,11 +413,47 @@ def _unseen_fraction(state: GameState) -> npt.NDArray[np.float32]:
         totals = np.array([ts.counts.get(t, 0) for t in GAME_TILE_TYPES], dtype=np.float64)
         cached = _TOTALS[id(ts)] = (ts, totals, np.maximum(totals, 1.0))
     _, totals, divisor = cached
-    seen = [TILE_POSITION[ev] for ev in state.log if type(ev) is TileType]
-    if state.removal == "chosen":
-        seen += [TILE_POSITION[t] for t in state.removed]
-    counts = np.bincount(seen, minlength=_TYPES) if seen else 0
+    counts = _drawn_counts(state.log)
+    if state.removal == "chosen" and state.removed:
+        counts = counts + np.bincount(
+            [TILE_POSITION[t] for t in state.removed], minlength=_TYPES
+        ).astype(np.float64)
     return np.asarray((totals - counts) / divisor, dtype=np.float32)
+
+
+#: id(log) -> (the log, its length then, its last event, drawn counts up to there).
+_DRAWN: dict[int, tuple[list[Any], int, object, npt.NDArray[np.float64]]] = {}
+
+
+def _drawn_counts(log: list[Any]) -> npt.NDArray[np.float64]:
+    """Tiles drawn per game tile type in a game log (display draws; public, I1).
+
+    A game's log only grows, so the counts of a log seen before are extended with its new
+    events; an entry is used only for the same list whose event at the cached length is the
+    same object, else the log is counted anew.
+    """
+    n = len(log)
+    entry = _DRAWN.get(id(log))
+    start = 0
+    counts: npt.NDArray[np.float64] | None = None
+    if (
+        entry is not None
+        and entry[0] is log
+        and entry[1] <= n
+        and (entry[1] == 0 or log[entry[1] - 1] is entry[2])
+    ):
+        start = entry[1]
+        counts = entry[3]
+    if counts is None:
+        counts = np.zeros(_TYPES, dtype=np.float64)
+    if start < n:
+        new = [TILE_POSITION[ev] for ev in log[start:] if type(ev) is TileType]
+        if new:
+            counts = counts + np.bincount(new, minlength=_TYPES)
+    if len(_DRAWN) > 256:
+        _DRAWN.clear()
+    _DRAWN[id(log)] = (log, n, log[n - 1] if n else None, counts)
+    return counts
 
 
 _LAYOUT_CACHE: dict[tuple[str, int], ObservationLayout] = {}
