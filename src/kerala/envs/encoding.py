@@ -325,9 +325,24 @@ class ActionEncoding:
                     a = SKIP_ACTION
                 out[a] = d
         else:
+            # _encode_place inlined: every placement starts from one of two elephant cells.
+            e0, e1 = g.elephants
+            slot_of = {cell(e0): 0}
+            slot_of.setdefault(cell(e1), 1)
+            offset = _PLACE_OFFSET
+            dir_of = _DIR_OF_DELTA
+            edge_index = _EDGE_INDEX
             for d in legal:
                 if type(d) is Place:
-                    out[self._encode_place(g, d)] = d
+                    frm = d.from_
+                    to = d.to
+                    t = d.take
+                    base = (slot_of[frm] << 2) + dir_of[(to[0] - frm[0], to[1] - frm[1])]
+                    if t.is_arch:
+                        assert d.arch is not None
+                        out[offset[t] + (base << 2) + edge_index[d.arch]] = d
+                    else:
+                        out[offset[t] + base] = d
                 else:
                     out[PASS_ACTION] = d
         if len(out) != len(legal):
