@@ -25,6 +25,26 @@ def test_issue16_expert_spec_and_default_budget() -> None:
     timed = make_bot("expert:time=0.25:clock=cpu", seed=1)
     assert isinstance(timed, ExpertBot) and timed.time_budget == 0.25
     assert make_bot("expert:iterations=50").iterations == 50  # type: ignore[attr-defined]
+    halving = make_bot("expert:method=halving:candidates=8", seed=1)
+    assert isinstance(halving, ExpertBot) and halving.method == "halving"
+    assert halving.candidates == 8
+
+
+def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
+    """Sequential halving keeps the best half each round; every candidate of a round is
+    judged on the same samples, and a decision in focus (analysis) is always judged."""
+    s = midgame(players=2, seed=6, rounds=8)
+    seat = s.current_player
+    legal = s.legal_decisions()
+    bot = ExpertBot(3, iterations=160, method="halving", candidates=8)
+    worst = legal[-1]
+    ranked = bot.search(s.view(seat), legal, focus=[worst])
+    assert sorted(map(str, (d for d, _, _ in ranked))) == sorted(map(str, legal))
+    judged = [(d, n) for d, _, n in ranked if n > 0]
+    assert worst in [d for d, _ in judged]
+    counts = [n for _, n in judged]
+    assert counts == sorted(counts, reverse=True)  # survivors were judged on more samples
+    assert sum(counts) == bot.last_iterations
 
 
 @pytest.mark.parametrize(
@@ -33,6 +53,8 @@ def test_issue16_expert_spec_and_default_budget() -> None:
         ("expert:time=0", "expert option time='0' must be between"),
         ("expert:speed=3", "unknown expert option(s) speed"),
         ("expert:eval=magic", "eval='magic' must be 'hand' or 'learned'"),
+        ("expert:method=alphabeta", "method='alphabeta' must be 'uct' or 'halving'"),
+        ("expert:candidates=1", "candidates='1' must be a whole number 2..1000"),
     ],
 )
 def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
@@ -41,10 +63,12 @@ def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
     assert message in str(e.value)
 
 
+@pytest.mark.parametrize("method", ["uct", "halving"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_issue16_expert_plays_whole_games_legally(players: int) -> None:
+def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> None:
     s = new_game(["blue", "red", "green", "purple", "black"][:players], seed=3)
-    bots = [make_bot("expert:iterations=4", seed=i) for i in range(players)]
+    its = 4 if method == "uct" else 8
+    bots = [make_bot(f"expert:iterations={its}:method={method}", seed=i) for i in range(players)]
     while not s.is_over():
         if s.is_chance():
             s.advance_chance()
@@ -58,16 +82,18 @@ def test_issue16_expert_plays_whole_games_legally(players: int) -> None:
     assert all(b.exact_decisions >= 1 for b in bots)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("method", ["uct", "halving"])
 @pytest.mark.parametrize("rounds", [0, 9])
-def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int) -> None:
+def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, method: str) -> None:
     """I2: states differing only in bag order and removed tiles give the same choice."""
     s = midgame(players=2, seed=5, rounds=rounds)
     twin = hidden_twin(s)
     assert twin.bag != s.bag
     seat = s.current_player
     assert s.view(seat).to_json() == twin.view(seat).to_json()
-    a = make_bot("expert:iterations=40", seed=42).choose(s.view(seat), s.legal_decisions())
-    b = make_bot("expert:iterations=40", seed=42).choose(twin.view(seat), twin.legal_decisions())
+    spec = f"expert:iterations=40:method={method}"
+    a = make_bot(spec, seed=42).search(s.view(seat), s.legal_decisions())
+    b = make_bot(spec, seed=42).search(twin.view(seat), twin.legal_decisions())
     assert a == b
 
 

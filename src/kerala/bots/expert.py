@@ -28,14 +28,16 @@ True
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Sequence
 from typing import Any, Final
 
 from kerala.actions import Decision, Place
 from kerala.bots import BotSpecError, register_bot
-from kerala.bots.evaluation import apply_to_grounds, follow_ups
-from kerala.bots.mcts import MCTSBot, mcts_from_options
+from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
+from kerala.bots.greedy import score_decisions
+from kerala.bots.mcts import _SPECIAL_BONUS, MCTSBot, _is_special, mcts_from_options
 from kerala.game import GameState, Phase
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -52,11 +54,136 @@ class _OutOfTime(Exception):
 class ExpertBot(MCTSBot):
     """MCTS with tuned settings and an exact last round (see the module docstring)."""
 
-    def __init__(self, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, seed: int | None = None, *, method: str = "uct", candidates: int = 16, **kwargs: Any
+    ) -> None:
         super().__init__(seed, **kwargs)
         self.name = "expert"
+        if method not in ("uct", "halving"):
+            raise ValueError(f"method must be 'uct' or 'halving', got {method!r}")
+        #: ``uct``: the ``mcts`` tree search; ``halving``: sequential halving over the best
+        #: ``candidates`` decisions of the prior, every candidate judged on the same samples.
+        self.method = method
+        self.candidates = candidates
         #: Decisions chosen by the exact last-round search (for tests and benchmarks).
         self.exact_decisions = 0
+
+    def search(
+        self,
+        view: PlayerView,
+        legal: Sequence[Decision],
+        focus: Sequence[Decision] = (),
+    ) -> list[tuple[Decision, float, int]]:
+        if self.method == "uct":
+            return super().search(view, legal, focus)
+        return self._halving(view, legal, focus)
+
+    # -- sequential halving with common random numbers ---------------------------------------
+
+    def _halving(
+        self, view: PlayerView, legal: Sequence[Decision], focus: Sequence[Decision]
+    ) -> list[tuple[Decision, float, int]]:
+        """Sequential halving at the root; every candidate is judged on the same samples.
+
+        Sample ``j`` is one determinization of the hidden tiles and one sequence of future
+        draws and rollout choices (two RNGs seeded from ``j``), shared by every candidate, so
+        that candidates are compared on the same luck (common random numbers). After the
+        candidate, the other seats of the round reply with the greedy bot's exact choice
+        (computed once per position), then the cheap rollout policy plays on as in ``mcts``.
+        Each round of halving gets an equal share of the budget and keeps the better half.
+        """
+        clock = self.clock
+        start = clock()
+        budget = self.time_budget
+        n = view.n
+        self._rounds = (
+            self.rollout_rounds if self.rollout_rounds is not None else (1 if n == 2 else 0)
+        )
+        me = legal[0].seat
+        rng = self.rng
+        base = sample_state(view, rng)
+        hidden_removal = view.removed is None and base.to_remove > 0
+        self._cache_round = base.round
+        self._place_values = {}
+        priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
+        order = sorted(
+            range(len(legal)),
+            key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
+        )
+        ranked_all = [legal[i] for i in order]
+        cands = ranked_all[: self.candidates]
+        for d in focus:
+            if d not in cands and d in ranked_all:
+                cands.append(d)
+        stats: dict[Decision, list[float]] = {d: [0.0, 0.0] for d in cands}
+        out_order: list[Decision] = []
+        alive = list(cands)
+        rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
+        total_iters = self.iterations if self.iterations is not None else 1 << 60
+        salt = rng.getrandbits(32)
+        j = 0
+        it = 0
+        for r in range(rounds):
+            if len(alive) <= 1:
+                break
+            if budget is not None:
+                round_end = start + (budget - self._margin) * (r + 1) / rounds
+            else:
+                round_end = math.inf
+            iter_cap = it + max(len(alive), (total_iters - it) // (rounds - r))
+            first = True
+            while first or (clock() < round_end and it < iter_cap):
+                first = False
+                seed = salt * 1_000_003 + j
+                j += 1
+                for d in alive:
+                    stats[d][0] += self._sample_value(base, d, me, seed, hidden_removal)
+                    stats[d][1] += 1
+                    it += 1
+            alive.sort(key=lambda d: -stats[d][0] / max(1.0, stats[d][1]))
+            keep = max(1, len(alive) // 2)
+            out_order = alive[keep:] + out_order
+            alive = alive[:keep]
+        self.last_iterations = it
+        ranked = [
+            (d, stats[d][0] / max(1.0, stats[d][1]), int(stats[d][1])) for d in alive + out_order
+        ]
+        ranked += [(d, 0.0, 0) for d in ranked_all if d not in stats]
+        if budget is not None:
+            over = clock() - (start + budget)
+            if over > 0:
+                self._margin = min(0.25 * budget, self._margin + over)
+            else:
+                self._margin *= 0.97
+        return ranked
+
+    def _sample_value(
+        self, base: GameState, d: Decision, me: int, seed: int, hidden_removal: bool
+    ) -> float:
+        draw_rng = random.Random(seed)
+        policy_rng = random.Random(seed ^ 0x5DEECE66D)
+        state = self._determinize(base, draw_rng, hidden_removal)
+        state.apply_unchecked(d)
+        round_ = state.round
+        # The rest of this round: my follow-up and the other seats' replies, greedy and exact.
+        while Phase.PLACE <= state.phase < Phase.OVER and state.round == round_:
+            state.apply_unchecked(self._greedy_choice(state))
+        stop_round = round_ + 1 + self._rounds
+        total = max(1, state.tileset.total() - state.to_remove)
+        while True:
+            phase = state.phase
+            if phase == Phase.OVER:
+                return self._final_reward(state)[me]
+            if phase < Phase.PLACE:
+                if state.round >= stop_round:
+                    break
+                while state.phase < Phase.PLACE:
+                    state.sample_draw(draw_rng)
+                continue
+            state.apply_unchecked(self._policy(state, policy_rng, len(state.bag) / total))
+        left = len(state.bag) / total
+        vals = [evaluate(g, left, self.weights) for g in state.grounds]
+        return self._soft_reward(vals)[me]
 
     def choose(self, view: PlayerView, legal: Sequence[Decision]) -> Decision:
         if not legal:
@@ -181,8 +308,19 @@ _TUNED: Final[dict[str, str]] = {}
 
 
 def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
-    """Build an :class:`ExpertBot` from spec options (those of ``mcts``)."""
+    """Build an :class:`ExpertBot` from spec options (those of ``mcts``, ``method`` and
+    ``candidates``)."""
     merged = {**_TUNED, **opts}
+    method = merged.pop("method", "uct")
+    if method not in ("uct", "halving"):
+        raise BotSpecError(f"expert option method={method!r} must be 'uct' or 'halving'")
+    raw = merged.pop("candidates", "16")
+    try:
+        candidates = int(raw)
+    except ValueError:
+        candidates = 0
+    if not 2 <= candidates <= 1000:
+        raise BotSpecError(f"expert option candidates={raw!r} must be a whole number 2..1000")
     if "time" not in merged and "iterations" not in merged:
         merged["time"] = str(DEFAULT_TIME)
     try:
@@ -191,6 +329,8 @@ def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
         raise BotSpecError(str(e).replace("mcts option", "expert option")) from None
     bot = ExpertBot(
         seed,
+        method=method,
+        candidates=candidates,
         time_budget=m.time_budget,
         iterations=m.iterations,
         c=m.c,
