@@ -200,3 +200,63 @@ def test_session_refuses_wrong_seat_count() -> None:
             Console(file=io.StringIO()),
             rng=random.Random(1),
         )
+
+
+# -- issue 14 -------------------------------------------------------------------------------
+
+
+def test_issue14_removed_cell_keeps_its_elephant_marker() -> None:
+    from kerala.tui.render import draw_grid, removed_text
+
+    assert removed_text("G23@") == "G2x@"
+    assert removed_text("R>gz") == "Rxgz"
+    assert removed_text("R>g2") == "R>gx"
+    stacks = {(0, 0): ((tile("blue:start"), None),), (1, 0): ((tile("green:e2"), None),)}
+    text, _ = draw_grid(stacks, {(1, 0): "@", (0, 0): "z"}, removed=[(1, 0), (0, 0)])
+    assert "Bsxz" in text.plain and "G2x@" in text.plain
+
+
+def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
+    from kerala.actions import Pass
+    from kerala.tui.render import advice, grounds_panel, passes_words
+
+    assert [passes_words(long_grounds(2, p)) for p in (0, 1, 2)] == [
+        "2 passes left",
+        "1 pass left",
+        "no pass left",
+    ]
+    s = new_game(["blue", "red"], seed=1)
+    title = grounds_panel(s.view(0), 0, "Ada").title
+    assert title is not None and "passes left" in str(title)
+    d = Place(0, tile("green:e2"), (1, 0), (0, 0))
+    assert advice(d) == "take G2 (green:e2) to (1, 0) from (0, 0)"
+    assert advice(Pass(0)) == "pass (lay an elephant down)"
+
+
+def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
+    from kerala.actions import MoveElephant
+    from kerala.game import Phase
+    from kerala.tui.turn import TurnBuilder
+
+    bots = [make_bot("random", seed=1), make_bot("random", seed=2)]
+    for seed in range(40):
+        state = new_game(["blue", "red"], seed=seed)
+        while not state.is_over():
+            if state.is_chance():
+                state.advance_chance()
+                continue
+            legal = state.legal_decisions()
+            if state.phase == Phase.FOLLOW_UP and any(isinstance(d, MoveElephant) for d in legal):
+                b = TurnBuilder(state)
+                q = b.question()
+                assert q.kind == "sp1-elephant"
+                b.answer("1")
+                q = b.question()
+                assert q.kind == "sp1-to"
+                for o in q.options:
+                    top = state.grounds[state.current_player].stack(o.value)[-1][0]
+                    assert o.label.startswith(f"({o.value[0]}, {o.value[1]}) {top.code[0]}")
+                    assert len(o.label.split()) == 3  # "(x, y) CODE"
+                return
+            state.apply(bots[state.current_player].choose(state.view(state.current_player), legal))
+    raise AssertionError("no move-elephant follow-up in 40 random games")

@@ -82,6 +82,10 @@ def play_to_end(child: pexpect.spawn) -> int:
 def check_full_game(tmp_path: Path, *, no_color: bool) -> str:
     child, log = spawn(["--seed", "11", "--bots", BOT], tmp_path, no_color=no_color)
     answers = play_to_end(child)
+    # Issue 14: the end prompt says what it takes.
+    assert "Type save FILE to keep the record of the game, or press Enter to leave." in plain(
+        child.before
+    )
     child.sendline("save final.json")
     child.expect("Saved the game")
     child.expect(END)
@@ -101,10 +105,12 @@ def check_full_game(tmp_path: Path, *, no_color: bool) -> str:
     totals = [s.total for s in rec.state.scores()]
     total_row = next(line for line in out.split("\n") if line.strip("│ ").startswith("total"))
     assert [int(x) for x in re.findall(r"-?\d+", total_row)] == totals
-    # The removed surplus cells (SC1) are drawn marked with x on the final grounds.
+    # The removed surplus cells (SC1) are drawn marked with x on the final grounds, in place
+    # of the height, never over an elephant marker (issue 14).
     if any(s.removed_cells for s in rec.state.scores()):
         final_board = out[out.index("Removed surplus cells") :]
-        assert re.search(r"[BKGRP][123sET^>v<][ 0-9a-z+]x", final_board)
+        assert re.search(r"[BKGRP]([123sET]x|[\^>v<][bkgrp]x|x[bkgrp][@z&])", final_board)
+        assert not re.search(r"[BKGRP][123sET][ 0-9+]x", final_board)
     return log.getvalue()
 
 

@@ -18,7 +18,8 @@ Every color is also written as a letter (``B`` blue, ``K`` black, ``G`` green, `
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,6 +29,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.grounds import Grounds, Stack, cell
 from kerala.playerview import (
     BOTH,
@@ -116,6 +118,47 @@ def choose_window(
     return Window(x0, x1, y0, y1)
 
 
+def _extent(cells: Sequence[Cell]) -> tuple[int, int]:
+    """Columns and rows spanned by ``cells``."""
+    if not cells:
+        return 0, 0
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _focus(
+    marks: Mapping[Cell, str], elephants: Sequence[Cell], max_cols: int, max_rows: int
+) -> list[Cell]:
+    both = [*marks, *elephants]
+    w, h = _extent(both)
+    if w <= max_cols and h <= max_rows:
+        return both
+    return list(marks) or list(elephants)
+
+
+def _cells_drawn(g: GroundsView, marks: Mapping[Cell, str]) -> list[Cell]:
+    cells = [c for c, _ in g.stacks] + list(marks)
+    cells += [(x + dx, y + dy) for (x, y), m in marks.items() if m == "*" for dx, dy in _AROUND]
+    return cells
+
+
+def rows_wanted(g: GroundsView, marks: Mapping[Cell, str] | None = None) -> tuple[int, int]:
+    """Grid rows for the whole grounds, and the fewest that keep the choices and elephants.
+
+    >>> from kerala.views import GroundsView
+    >>> from kerala.tiles import tile
+    >>> s = ((tile("blue:start"), None),)
+    >>> g = GroundsView("blue", tuple(((0, y), s) for y in range(9)), ((0, 0), (0, 2)), 0)
+    >>> rows_wanted(g), rows_wanted(g, {(1, 7): "1"})
+    ((9, 3), (9, 8))
+    """
+    marks = marks or {}
+    _, full = _extent(_cells_drawn(g, marks))
+    _, need = _extent([*marks, *g.elephants])
+    return full, max(1, need)
+
+
 def grounds_grid(
     g: GroundsView,
     *,
@@ -151,9 +194,11 @@ def draw_grid(
     cells = list(stacks) + list(marks)
     # Around a highlighted cell (the chosen target) show its neighbours: what an arch faces.
     cells += [(x + dx, y + dy) for (x, y), m in marks.items() if m == "*" for dx, dy in _AROUND]
-    # The numbered choices first, then the elephants: both stay in view when they fit.
-    focus = list(marks) or list(focus) or list(elephants)
-    w = choose_window(cells, focus, max_cols, max_rows)
+    # The numbered choices and the elephants stay in view when they fit together; else the
+    # numbered choices come first.
+    w = choose_window(
+        cells, _focus(marks, list(focus) or list(elephants), max_cols, max_rows), max_cols, max_rows
+    )
     gone = set(removed)
     out = Text(no_wrap=True, overflow="crop")
     out.append(" " * LABEL_WIDTH)
@@ -213,6 +258,28 @@ def passes_left(g: GroundsView) -> int:
     return 2 - g.passes
 
 
+def passes_words(g: GroundsView) -> str:
+    """``2 passes left``, ``1 pass left``, ``no pass left`` (G3)."""
+    n = passes_left(g)
+    return "no pass left" if n == 0 else "1 pass left" if n == 1 else f"{n} passes left"
+
+
+def grounds_summary(view: PlayerView, seat: int, name: str) -> Text:
+    """One line for a grounds when there is no room to draw it: tiles, passes, top colors."""
+    g = view.grounds[seat]
+    tops = Counter(s[-1][0].color for _, s in g.stacks)
+    tiles = sum(len(s) for _, s in g.stacks) - 1  # the start tile aside
+    mover = "> " if view.to_move == seat else ""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{mover}{name} {COLOR_LETTER[g.color]}={g.color}", style="bold")
+    text.append(f": {tiles} tiles, {passes_words(g)}; on top")
+    for color in COLOR_LETTER:
+        if tops[color]:
+            text.append(" ")
+            text.append(f"{COLOR_LETTER[color]}{tops[color]}", style=COLOR_STYLE[color])
+    return text
+
+
 def grounds_panel(
     view: PlayerView,
     seat: int,
@@ -228,7 +295,7 @@ def grounds_panel(
     grid, note = grounds_grid(g, marks=marks, removed=removed, max_cols=max_cols, max_rows=max_rows)
     mover = "> " if view.to_move == seat else ""
     title = Text(
-        f"{mover}{name} {COLOR_LETTER[g.color]}={g.color} passes {passes_left(g)}",
+        f"{mover}{name} {COLOR_LETTER[g.color]}={g.color}, {passes_words(g)}",
         no_wrap=True,
         overflow="ellipsis",
     )
@@ -310,6 +377,77 @@ def board(
             )
         )
     return Group(Columns(panels, padding=(0, 1)), status_line(view, names))
+
+
+def turn_board(
+    view: PlayerView,
+    names: Sequence[str],
+    seat: int,
+    *,
+    width: int,
+    height: int,
+    marks: Mapping[Cell, str] | None = None,
+    measure: Callable[[RenderableType], int],
+    others: bool = True,
+) -> RenderableType:
+    """The board of a human turn, fitted into ``height`` lines of a ``width``-wide terminal.
+
+    ``height`` is what is left above the question, its menu and the prompt; ``measure`` counts
+    the lines a renderable takes. The player's own grounds always keep the numbered choices and
+    the elephants in view (scrolled to them when the grounds are taller than the room left). The
+    others' grounds are drawn when there is room, shortened if need be, else summarised in a
+    line each, else left out with a note (``v`` shows them all).
+    """
+    cols = max_cols_for(width)
+    marks = marks or {}
+    g = view.grounds[seat]
+    full, need = rows_wanted(g, marks)
+    status = status_line(view, names)
+    room = height - (measure(status) if others else 0)
+
+    def own(rows: int) -> RenderableType:
+        return grounds_panel(
+            view, seat, names[seat], marks=marks, max_cols=cols, max_rows=max(1, rows)
+        )
+
+    def stack(*parts: RenderableType) -> RenderableType:
+        return Group(*parts, status) if others else Group(*parts)
+
+    rest = [s for s in range(view.n) if s != seat]
+    if not others:
+        # Later questions of a turn: the own grounds, the others in a line each if room is left.
+        if room - 3 - len(rest) >= full:
+            return Group(*(grounds_summary(view, s, names[s]) for s in rest), own(full))
+        return stack(own(min(full, max(need, room - 3))))
+    for other_rows in (10, 6, 4):
+        panels = Columns(
+            [grounds_panel(view, s, names[s], max_cols=cols, max_rows=other_rows) for s in rest],
+            padding=(0, 1),
+        )
+        left = room - measure(panels) - 3
+        if left >= full or (other_rows < 10 and left >= need):
+            return stack(panels, own(min(full, left)))
+    summary = Group(*(grounds_summary(view, s, names[s]) for s in rest))
+    left = room - len(rest) - 3
+    if left >= need:
+        return stack(summary, own(min(full, left)))
+    note = Text(f"{len(rest)} other grounds not shown: v shows every grounds", style="dim")
+    return stack(note, own(max(1, min(full, room - 4))))
+
+
+def advice(d: Decision) -> str:
+    """A decision as advice, in the imperative (hints): ``take G2 (green:e2) to (1, 0) …``."""
+    if isinstance(d, Pass):
+        return "pass (lay an elephant down)"
+    if isinstance(d, Place):
+        arch = f", facing {d.arch}" if d.arch else ""
+        return f"take {tile_code(d.take)} ({d.take.name}) to {_c(d.to)} from {_c(d.from_)}{arch}"
+    if isinstance(d, MoveElephant):
+        return f"move the elephant from {_c(d.from_)} to {_c(d.to)}"
+    if isinstance(d, MoveStack):
+        return f"move the stack from {_c(d.from_)} to {_c(d.to)}"
+    assert isinstance(d, FollowUpSkip)
+    return "skip the special tile's move"
 
 
 def _c(c: Cell) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
@@ -30,24 +30,42 @@ from kerala.notation import read_record, write_record
 from kerala.tiles import COLOR_LETTER
 from kerala.tui.render import (
     LEGEND,
+    advice,
     board,
-    grounds_panel,
-    max_cols_for,
+    turn_board,
 )
 from kerala.tui.turn import Question, TurnBuilder, TurnInputError
 from kerala.views import sample_state
 
 HELP = """\
-Answer with a number from the menu; the numbers are also marked [n] on your grounds.
-  p          pass (lay an elephant down; 2 per game)      s   skip a special tile's move
-  b          back to the previous question of this turn     h   hint (the bots' suggestion)
-  t          scores so far (if the game ended now)          v   view every grounds again
-  save FILE  write the game record (NOTATION.md) to FILE    q   quit
-  {...}      type the whole turn as JSON (NOTATION.md turn form, "seat" may be left out), e.g.
-             {"take": "green:e2", "to": [1, 0], "from": [0, 0]}
+Answer with a number from the menu; the numbers are marked [n] on your grounds.
+  p           pass: lay an elephant down (2 passes per game, G3)
+  s           skip the move of a special tile you placed (SP1, SP2)
+  b           back to the previous question of this turn
+  h           hint: the bots' suggestions for this question
+  t           the scores so far, as if the game ended now
+  v           view every grounds again
+  save FILE   write the game record (NOTATION.md) to FILE
+  q           quit
+  {...}       type the whole turn as JSON (NOTATION.md turn form), for example
+              {"take": "green:e2", "to": [1, 0], "from": [0, 0]}
 Nothing is applied until the turn is complete."""
 
-KEYS = "p pass  b back  h hint  t scores  v view  save FILE  q quit  ? help  {...} JSON"
+
+def keys_line(*, can_pass: bool, can_skip: bool, can_go_back: bool) -> str:
+    """The keys that work at this question (``b back`` only when there is a step to undo)."""
+    keys = []
+    if can_pass:
+        keys.append("p pass")
+    if can_skip:
+        keys.append("s skip")
+    if can_go_back:
+        keys.append("b back")
+    keys += ["h hint", "t scores", "v view", "save FILE", "q quit", "? help"]
+    return "  ".join(keys)
+
+
+END_HELP = "Type save FILE to keep the record of the game, or press Enter to leave."
 
 
 class QuitGame(Exception):
@@ -152,10 +170,14 @@ class Session:
             q = builder.question()
             line = self.read_line(f"{q.kind}> ")
             before = q
+            if not line.strip():
+                choose = f"type a number from 1 to {len(q.options)}" if q.options else "answer"
+                self._print(Text(f"({choose}, or ? for help)", style="dim"))
+                continue
             try:
                 if self._command(line, builder):
                     if line.strip().lower() in ("?", "help", "h", "hint", "t", "scores"):
-                        self._show_question(q)  # long output: ask again below it
+                        self._show_question(q, builder)  # long output: ask again below it
                     continue
                 if line.strip().startswith("{"):
                     builder.typed(line.strip())
@@ -174,43 +196,47 @@ class Session:
             self.state.apply(d)
             self._log(seat, d)
 
+    def _lines(self, renderable: RenderableType) -> int:
+        """How many lines ``renderable`` takes on this console."""
+        options = self.console.options.update(width=self.console.size.width)
+        return len(self.console.render_lines(renderable, options, pad=False))
+
     def _show_board(self, builder: TurnBuilder, *, full: bool) -> None:
+        """The board and the question, fitted to the window (docs/terminal.md)."""
         q = builder.question()
         width, height = self.console.size
         view = builder.current.view(builder.seat)
-        if full:
-            self._print(
-                board(
-                    view,
-                    self.names,
-                    width=width,
-                    height=height,
-                    focus_seat=builder.seat,
-                    marks=q.marks(),
-                )
+        question = self._question(q, builder)
+        room = height - self._lines(question) - 1  # the prompt's line
+        self._print(
+            turn_board(
+                view,
+                self.names,
+                builder.seat,
+                width=width,
+                height=room,
+                marks=q.marks(),
+                measure=self._lines,
+                others=full,
             )
-        else:
-            self._print(
-                grounds_panel(
-                    view,
-                    builder.seat,
-                    self.names[builder.seat],
-                    marks=q.marks(),
-                    max_cols=max_cols_for(width),
-                    max_rows=max(4, height - 9),
-                )
-            )
-        self._show_question(q)
+        )
+        self._print(question)
 
-    def _show_question(self, q: Question) -> None:
-        self._print(Text(q.title, style="bold"))
+    def _question(self, q: Question, builder: TurnBuilder) -> RenderableType:
         items = [Text(f"{i}) {o.label}", no_wrap=True) for i, o in enumerate(q.options, 1)]
         if q.can_pass:
             items.append(Text("p) pass"))
         if q.can_skip:
             items.append(Text("s) skip"))
-        self._print(Columns(items, padding=(0, 3)))
-        self._print(Text(KEYS, style="dim"))
+        keys = keys_line(can_pass=q.can_pass, can_skip=q.can_skip, can_go_back=builder.can_go_back)
+        return Group(
+            Text(q.title, style="bold"),
+            Columns(items, padding=(0, 2)),
+            Text(keys, style="dim"),
+        )
+
+    def _show_question(self, q: Question, builder: TurnBuilder) -> None:
+        self._print(self._question(q, builder))
 
     def _command(self, line: str, builder: TurnBuilder) -> bool:
         """Handle a command that is not a choice; ``True`` if ``line`` was one."""
@@ -251,7 +277,7 @@ class Session:
         if not tips:
             self._print(Text("No hint for this question."))
         for i, (d, value) in enumerate(tips, 1):
-            self._print(Text(f"hint {i}: {describe(d)} (win chance about {value:.0%})"))
+            self._print(Text(f"hint {i}: {advice(d)} (win chance about {value:.0%})"))
             self._print(Text("  as JSON: " + json.dumps(d.to_json()), style="dim"))
 
     def _scores(self, state: GameState, title: str) -> None:
@@ -319,6 +345,7 @@ class Session:
                 style="bold",
             )
         )
+        self._print(Text(END_HELP, style="dim"))
         while True:
             try:
                 line = self.read_line("end> ").strip()
@@ -329,7 +356,7 @@ class Session:
             if line.lower() == "save" or line.lower().startswith("save "):
                 self._save(line[4:].strip())
             else:
-                self._print(Text("Type save FILE to keep the record, or press Enter to leave."))
+                self._print(Text(f"! not understood: {line!r}. {END_HELP}", style="bold red"))
 
 
 # -- setting up ------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from kerala.actions import (
 )
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState, Phase
-from kerala.playerview import cell_text
+from kerala.gridtext import tile_code as grid_code
 from kerala.tiles import EDGE_DELTA, EDGES, MOVE_ELEPHANT, TileType
 from kerala.tui.render import fmt_cell, tile_code, tile_words
 
@@ -168,8 +168,11 @@ class TurnBuilder:
     def _target_label(self, to: Cell) -> str:
         g = self.state.grounds[self.seat]
         s = g.stack(to)
-        what = f"over {cell_text(s, '').rstrip()} (height {len(s)})" if s else "empty"
-        return f"{fmt_cell(to)} {what}"
+        if not s:
+            return f"{fmt_cell(to)} empty"
+        t, edge = s[-1]
+        high = f" ({len(s)} high)" if len(s) > 1 else ""
+        return f"{fmt_cell(to)} on {grid_code(t, edge)}{high}"
 
     def _edge_label(self, to: Cell, edge: str) -> str:
         dx, dy = EDGE_DELTA[edge]
@@ -190,14 +193,14 @@ class TurnBuilder:
                 return Question(
                     "sp1-elephant",
                     "Move elephant (SP1): which elephant moves? (s to skip)",
-                    tuple(Option(f"the elephant on {fmt_cell(f)}", f, f) for f in froms),
+                    tuple(Option(f"the elephant on {self._stack_label(f)}", f, f) for f in froms),
                     can_skip=True,
                 )
             tos = sorted({d.to for d in moves if d.from_ == c.sp_from}, key=lambda p: (p[1], p[0]))
             return Question(
                 "sp1-to",
                 f"Move the elephant on {fmt_cell(c.sp_from)} to which stack?",
-                tuple(Option(fmt_cell(t), t, t) for t in tos),
+                tuple(Option(self._stack_label(t), t, t) for t in tos),
                 can_skip=True,
                 highlight=c.sp_from,
             )
@@ -220,8 +223,12 @@ class TurnBuilder:
         )
 
     def _stack_label(self, at: Cell) -> str:
+        """``(x, y)`` and the code of the tile on top: ``(3, -2) G2``, an arch ``(0, 1) R>k``."""
         s = self.current.grounds[self.seat].stack(at)
-        return f"{fmt_cell(at)} {cell_text(s, '').rstrip()}"
+        if not s:
+            return fmt_cell(at)
+        t, edge = s[-1]
+        return f"{fmt_cell(at)} {grid_code(t, edge)}"
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -251,7 +258,7 @@ class TurnBuilder:
             return
         if low in ("b", "back"):
             if not self.back():
-                raise TurnInputError("nothing to go back to")
+                raise TurnInputError("nothing to go back to: this is the turn's first question")
             return
         if q.kind == "edge" and word.upper() in EDGES:
             values = [o.value for o in q.options]
@@ -259,15 +266,16 @@ class TurnBuilder:
                 raise TurnInputError(f"edge {word.upper()} is not possible here")
             self._choose_or_restore(q, values.index(word.upper()), snapshot)
             return
+        if not word:
+            raise TurnInputError(f"type a number from 1 to {len(q.options)}, or ? for help")
         if not word.isdigit():
             raise TurnInputError(
                 f"not understood: {word!r}; type a number from the menu, ? for help"
             )
         n = int(word)
         if not 1 <= n <= len(q.options):
-            raise TurnInputError(
-                f"there is no option {n}: choose 1 to {len(q.options)}, or b to go back"
-            )
+            back = ", or b to go back" if self.can_go_back else ""
+            raise TurnInputError(f"there is no option {n}: choose 1 to {len(q.options)}{back}")
         self._choose_or_restore(q, n - 1, snapshot)
 
     def _choose_or_restore(
@@ -358,6 +366,11 @@ class TurnBuilder:
             state.copy(with_rng=False).apply(d)
         except IllegalDecisionError as e:
             raise TurnInputError(f"not legal: {e}") from None
+
+    @property
+    def can_go_back(self) -> bool:
+        """Whether an answer of this turn can be undone (``b``)."""
+        return bool(self._undo)
 
     def back(self) -> bool:
         """Undo the last answer of this turn; ``False`` when there is none."""
