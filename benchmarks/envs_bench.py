@@ -22,6 +22,10 @@ Every environment is driven with uniformly random *legal* actions (read from the
   includes the opponents' turns, so it is also reported per decision of any player;
 - ``gymnasium-greedy``: the same with ``opponents="greedy"``.
 
+Each line gives steps per wall-clock second and per CPU second of the process (every loop is
+single-threaded): on a shared machine the second is the steadier figure, close to what an idle
+core gives; the CPU share says how busy the machine was.
+
 Usage::
 
     .venv/bin/python benchmarks/envs_bench.py --players 2 --seconds 5
@@ -197,18 +201,23 @@ def main(argv: list[str] | None = None) -> int:
     for name, run in runs.items():
         if args.only and name not in args.only:
             continue
+        cpu = time.process_time()
         steps, games, elapsed = run()
+        cpu = time.process_time() - cpu
         results[name] = {
             "steps": steps,
             "games": games,
             "seconds": round(elapsed, 2),
+            "cpu_seconds": round(cpu, 2),
             "steps_per_s": round(steps / elapsed, 1),
+            "steps_per_cpu_s": round(steps / cpu, 1),
             "games_per_s": round(games / elapsed, 3),
         }
         if not args.json:
             print(
-                f"{name:18s} {n} players: {steps / elapsed:8.1f} steps/s "
-                f"({steps} steps, {games} games, {elapsed:.1f} s)",
+                f"{name:18s} {n} players: {steps / elapsed:8.1f} steps/s, "
+                f"{steps / cpu:8.1f} per CPU s ({steps} steps, {games} games, "
+                f"{elapsed:.1f} s, CPU {100 * cpu / elapsed:.0f}%)",
                 flush=True,
             )
     if args.json:
