@@ -258,6 +258,16 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
         (["--colors", "blue,blue"], "distinct color"),
         (["--load", "missing.json"], "--load missing.json: no such file"),
         (["--load", "x.json", "--bots", "random"], "leave out --bots"),
+        # issue 14: counts agree with their nouns
+        (
+            ["--players", "3", "--humans", "2", "--bots", "random,random"],
+            "error: --bots lists 2 bots, but 3 players with 2 humans leave 1 bot seat: ",
+        ),
+        (
+            ["--players", "3", "--humans", "1", "--bots", "random,random,random"],
+            "error: --bots lists 3 bots, but 3 players with 1 human leave 2 bot seats: ",
+        ),
+        (["--players", "1"], "error: invalid value for '--players': "),
     ],
 )
 def test_bad_options_are_refused(tmp_path: Path, args: list[str], message: str) -> None:

@@ -14,6 +14,10 @@ count is humans plus the bots listed (at least 2).
 Traceback (most recent call last):
 ...
 kerala.tui.commands.SeatError: --bots lists 3 bots, but 3 players with 1 human leave 2 ...
+>>> assign_seats(3, 2, ["easy", "hard"], "random")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+kerala.tui.commands.SeatError: --bots lists 2 bots, but ... 2 humans leave 1 bot seat: ...
 """
 
 from __future__ import annotations
@@ -55,14 +59,18 @@ def assign_seats(
     elif len(bots) == slots:
         specs = list(bots)
     else:
-        human_word = "human" if h == 1 else "humans"
         raise SeatError(
-            f"--bots lists {len(bots)} bots, but {n} players with {h} {human_word} leave "
-            f"{slots} bot seats: give one level for all of them or exactly {slots}"
+            f"--bots lists {len(bots)} bots, but {n} players with {_count(h, 'human')} leave "
+            f"{_count(slots, 'bot seat')}: give one level for all of them or exactly {slots}"
         )
     if bots is not None and slots == 0:
         raise SeatError(f"--bots was given but {h} humans fill all {n} seats")
     return [None] * h + specs
+
+
+def _count(n: int, word: str) -> str:
+    """``1 human``, ``2 humans``, ``1 bot seat``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _split(value: str | None, option: str) -> list[str] | None:
@@ -80,27 +88,36 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
         players: Annotated[
-            int | None, typer.Option(min=2, max=5, help="number of players (2-5)")
+            int | None, typer.Option(min=2, max=5, metavar="N", help="number of players (2-5)")
         ] = None,
         humans: Annotated[
             int | None,
-            typer.Option(min=0, max=5, help="humans sharing the keyboard, first seats [1]"),
+            typer.Option(
+                min=0, max=5, metavar="H", help="humans sharing the keyboard, first seats [1]"
+            ),
         ] = None,
         bots: Annotated[
             str | None,
-            typer.Option(help="bot level(s), comma-separated: easy, medium, hard, random, …"),
+            typer.Option(
+                metavar="LEVEL,…",
+                help="bot level(s), comma-separated: easy, medium, hard, random, …",
+            ),
         ] = None,
         seed: Annotated[
-            int | None, typer.Option(help="seed of the draws and bots (replayable game)")
+            int | None,
+            typer.Option(metavar="S", help="seed of the draws and bots (replayable game)"),
         ] = None,
         load: Annotated[
-            Path | None, typer.Option(help="continue a saved game record (NOTATION.md)")
+            Path | None,
+            typer.Option(metavar="RECORD", help="continue a saved game record (NOTATION.md)"),
         ] = None,
         colors: Annotated[
-            str | None, typer.Option(help="seat colors, comma-separated, e.g. red,blue")
+            str | None,
+            typer.Option(metavar="COLOR,…", help="seat colors, comma-separated, e.g. red,blue"),
         ] = None,
         names: Annotated[
-            str | None, typer.Option(help="human players' names, comma-separated")
+            str | None,
+            typer.Option(metavar="NAME,…", help="human players' names, comma-separated"),
         ] = None,
     ) -> None:
         """Play Kerala in the terminal: humans at one keyboard against bots."""
