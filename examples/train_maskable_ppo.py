@@ -12,6 +12,8 @@ that layout as it is meant to be read (docs/envs.md): a small convolutional net 
 ``grounds`` planes (players × 25 planes, 16 × 16) and a dense layer over everything else
 (the ``overflow`` rows of stacks outside the window, ``players``, ``display``, ``unseen``,
 ``phase``, ``progress``). Illegal actions are masked with ``env.unwrapped.action_masks()``.
+``--reward margin`` trains on the score margin (times ``--margin-scale``) instead of the
+``rank`` reward: a denser signal, since every point counts; evaluation is by wins either way.
 
 Every ``--eval-every`` steps it plays ``--eval-games`` games against ``random`` and against
 ``greedy`` with the current policy (deterministic, masked) on fixed seeds and prints one line
@@ -53,8 +55,14 @@ class ObservationOnly(gymnasium.ObservationWrapper[Any, Any, Any]):
         return observation["observation"]
 
 
-def make_env(players: int, opponents: str) -> gymnasium.Env[Any, Any]:
-    env = gymnasium.make("kerala/Kerala-v0", num_players=players, opponents=opponents)
+def make_env(
+    players: int, opponents: str, reward: str = "rank", scale: float = 1.0
+) -> gymnasium.Env[Any, Any]:
+    env = gymnasium.make(
+        "kerala/Kerala-v0", num_players=players, opponents=opponents, reward=reward
+    )
+    if scale != 1.0:
+        env = gymnasium.wrappers.TransformReward(env, lambda r: r * scale)
     return ActionMasker(ObservationOnly(env), lambda e: e.unwrapped.action_masks())
 
 
@@ -145,6 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-every", type=int, default=20_000, help="steps between evaluations")
     p.add_argument("--eval-games", type=int, default=100, help="games vs random per evaluation")
     p.add_argument("--final-games", type=int, default=400, help="final games vs random")
+    p.add_argument(
+        "--reward",
+        default="rank",
+        choices=["rank", "margin"],
+        help="training reward: rank (+1/-1) or margin (points, times --margin-scale)",
+    )
+    p.add_argument("--margin-scale", type=float, default=0.05, help="scale of margin rewards")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--save", help="save the trained model to this path")
@@ -153,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--minutes, --eval-every and --eval-games must be positive (eval-games >= 2)")
     torch.set_num_threads(args.threads)
     layout = observation_layout("compact", args.players)
-    env = make_env(args.players, args.opponents)
+    scale = args.margin_scale if args.reward == "margin" else 1.0
+    env = make_env(args.players, args.opponents, args.reward, scale)
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -173,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     params = sum(t.numel() for t in model.policy.parameters())
     print(
-        f"# {params} parameters, observation {layout.size} values, {args.minutes} min", flush=True
+        f"# {params} parameters, observation {layout.size} values, {args.minutes} min, "
+        f"reward {args.reward}",
+        flush=True,
     )
     started = time.perf_counter()
     curve = Curve(args, started)
