@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from kerala.actions import Decision, decision_from_json
 from kerala.grounds import Grounds, Stack
+from kerala.scoring import score_grounds
 from kerala.tiles import ARROW, COLOR_LETTER, KIND_CHAR, TILE_TYPES, TileType
 
 Cell = tuple[int, int]
@@ -134,7 +135,8 @@ class PlayerView:
             "display: " + (" ".join(t.code for t in self.display) or "-"),
         ]
         for seat, g in enumerate(self.grounds):
-            lines.append(f"seat {seat} {g.color}: {2 - g.passes} elephants standing")
+            score = f", score {score_grounds(g.to_grounds()).total}" if self.phase == "over" else ""
+            lines.append(f"seat {seat} {g.color}: {2 - g.passes} elephants standing{score}")
             lines.append(grounds_text(g))
         return "\n".join(lines)
 

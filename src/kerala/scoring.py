@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
+from kerala.grounds import EDGE_KEY_DELTA, STRIDE, Grounds, cell
 from kerala.tiles import COLORS
-
-if TYPE_CHECKING:
-    from kerala.grounds import Grounds
 
 Cell = tuple[int, int]
 
@@ -85,7 +83,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
     between equally good areas deterministic. Also returns the cells whose top tile is an arch.
     """
-    from kerala.grounds import STRIDE as _STRIDE
+    _STRIDE = STRIDE  # a local name is read faster in the loop below
 
     stacks = g.stacks
     by_color: dict[str, set[int]] = {}
@@ -135,8 +133,6 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
 
 def score_grounds(g: Grounds) -> ScoreBreakdown:
     """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
-    from kerala.grounds import EDGE_KEY_DELTA, cell
-
     areas, area_of, arch_cells = _areas(g)
     stacks = g.stacks
     # Arch links between areas: (area of arch, area faced) -> count of scoring arches.
