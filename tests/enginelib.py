@@ -280,11 +280,45 @@ def rule_text_decisions(s: GameState) -> set[Decision]:
         rest = cells - {src}
         if not connected(rest):
             continue
+        before = holes(cells)
         for c in rest:
             for dx, dy in DELTAS:
                 dst = (c[0] + dx, c[1] + dy)
-                if dst not in cells:
+                if dst not in cells and holes(rest | {dst}) <= before:
                     out.add(MoveStack(seat, src, dst))
+    return out
+
+
+def holes(cells: Iterable[Cell]) -> set[Cell]:
+    """RULES.md SP2's holes, by its words: the empty cells from which no path of orthogonally
+    adjacent empty cells leads out of the grounds' bounding box."""
+    cs = set(cells)
+    xs = [x for x, _ in cs]
+    ys = [y for _, y in cs]
+    box_ = {
+        (x, y)
+        for x in range(min(xs), max(xs) + 1)
+        for y in range(min(ys), max(ys) + 1)
+        if (x, y) not in cs
+    }
+    out = set()
+    for start in box_:
+        seen = {start}
+        todo = [start]
+        escaped = False
+        while todo and not escaped:
+            x, y = todo.pop()
+            for dx, dy in DELTAS:
+                n = (x + dx, y + dy)
+                if n in cs or n in seen:
+                    continue
+                if n not in box_:
+                    escaped = True
+                    break
+                seen.add(n)
+                todo.append(n)
+        if not escaped:
+            out.add(start)
     return out
 
 

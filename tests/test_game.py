@@ -11,11 +11,20 @@ from collections import Counter
 
 import pytest
 
-from enginelib import connected, make_grounds, play_random, position, removal_for, snapshot
+from enginelib import (
+    connected,
+    holes,
+    make_grounds,
+    play_random,
+    position,
+    removal_for,
+    rule_text_decisions,
+    snapshot,
+)
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
 from kerala.game import CHANCE, TERMINAL, GameState, Phase, new_game, sp1_moves
-from kerala.grounds import key
+from kerala.grounds import cell, holes_of, key
 from kerala.tiles import COLORS, EDGES, TileSet, load_tileset, tile
 
 TS = load_tileset("standard")
@@ -624,9 +633,9 @@ def test_sp2_moves_a_whole_stack_keeping_its_order() -> None:
     s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
     assert s.phase == Phase.FOLLOW_UP and s.pending == "move-tile"
     stack = s.grounds[0].stack((1, 1))
-    s.apply(MoveStack(0, (1, 1), (1, 2)))
+    s.apply(MoveStack(0, (1, 1), (2, 2)))
     g = s.grounds[0]
-    assert g.stack((1, 2)) == stack and g.stack((1, 1)) == ()
+    assert g.stack((2, 2)) == stack and g.stack((1, 1)) == ()
     assert g.is_connected()
     assert s.current_player == 1
 
@@ -705,7 +714,10 @@ def test_sp2_legal_moves_match_the_rule_text() -> None:
                 dst = (x, y)
                 if dst in cells:
                     continue
-                if any((x + dx, y + dy) in rest for dx, dy in nb):
+                # SP2 (no hole): every hole after the move was one before it.
+                if any((x + dx, y + dy) in rest for dx, dy in nb) and holes(
+                    rest | {dst}
+                ) <= holes(cells):
                     expected.add((src, dst))
     got = {(d.from_, d.to) for d in s.legal_decisions() if isinstance(d, MoveStack)}
     assert got == expected
@@ -846,10 +858,30 @@ def test_p6_cells_beyond_the_coordinate_range_are_refused() -> None:
     refuse(s, MoveStack(0, (1, 0), (4097, -4095)), "P6")
 
 
-def test_sp2_rules_md_allows_a_move_that_leaves_a_hole_at_the_source() -> None:
-    """RULES.md SP2 as written: the source (1, 1) has one empty neighbour, (1, 2); moving the
-    stack there is legal and leaves (1, 1) empty with tiles on all four sides. 003 says "there
-    must be no hole ... after moving": an open point, see docs/rules-decisions.md."""
+def sp2_after_move_tile(stacks: dict[tuple[int, int], str], elephant: tuple[int, int]) -> GameState:
+    """Blue to follow up a move-tile placed east of ``elephant`` (its other elephant too)."""
+    g = make_grounds("blue", stacks, elephants=[elephant, elephant])
+    s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
+    to = (elephant[0] + 1, elephant[1])
+    s.apply(Place(0, tile("blue:move-tile"), to, elephant))
+    assert s.phase == Phase.FOLLOW_UP and s.pending == "move-tile"
+    return s
+
+
+def block(rows: list[str]) -> dict[tuple[int, int], str]:
+    """Stacks from a picture: ``#`` a tile, ``.`` empty; (0, 0) is the top-left character."""
+    return {
+        (x, y): "red:e1" if (x, y) != (0, 0) else "blue:start"
+        for y, row in enumerate(rows)
+        for x, ch in enumerate(row)
+        if ch == "#"
+    }
+
+
+def test_sp2_move_must_not_leave_a_hole_at_the_source() -> None:
+    """SP2 (no hole): the source (1, 1) has one empty neighbour, (1, 2); moving the stack
+    there would leave (1, 1) empty with tiles on all four sides: refused (this reading
+    replaced the older one, under which the move was legal)."""
     g = make_grounds(
         "blue",
         {
@@ -866,11 +898,103 @@ def test_sp2_rules_md_allows_a_move_that_leaves_a_hole_at_the_source() -> None:
     s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
     s.apply(Place(0, tile("blue:move-tile"), (3, 0), (2, 0)))
     d = MoveStack(0, (1, 1), (1, 2))
-    assert d in s.legal_decisions()
-    s.apply(d)
-    cells = set(s.grounds[0].cells())
-    assert (1, 1) not in cells
-    assert {(1, 0), (0, 1), (2, 1), (1, 2)} <= cells
+    assert d not in s.legal_decisions()
+    err = refuse(s, d, "SP2")
+    assert "hole at (1, 1)" in str(err)
+    # The same stack may go where it leaves no hole: (1, 1) stays open to the south.
+    ok = MoveStack(0, (1, 1), (-1, 0))
+    assert ok in s.legal_decisions()
+    s.apply(ok)
+    assert s.grounds[0].top((-1, 0)) == tile("red:e2")
+
+
+def test_sp2_destination_must_not_close_a_one_cell_hole() -> None:
+    """SP2 (no hole): (1, 1) is open to the south until a stack fills (1, 2)."""
+    s = sp2_after_move_tile(
+        block(
+            [
+                "###",
+                "#.#",
+                "#..",
+                "#..",
+            ]
+        ),
+        (2, 1),
+    )
+    # The move-tile went to (3, 1). Moving (0, 3) to (1, 2) encloses (1, 1).
+    d = MoveStack(0, (0, 3), (1, 2))
+    assert d not in s.legal_decisions()
+    err = refuse(s, d, "SP2")
+    assert "hole at (1, 1)" in str(err)
+    # To (2, 2) instead: (1, 1) still leads out through (1, 2).
+    assert MoveStack(0, (0, 3), (2, 2)) in s.legal_decisions()
+
+
+def test_sp2_destination_must_not_close_a_region_of_several_cells() -> None:
+    """SP2 (no hole): the empty 2x2 region (1..2, 1..2) leads out only through (2, 3)."""
+    s = sp2_after_move_tile(
+        block(
+            [
+                "####",
+                "#..#",
+                "#..#",
+                "##..",
+                "#...",
+            ]
+        ),
+        (3, 1),
+    )
+    # The move-tile went to (4, 1). The stack on (0, 4) would close the region at (2, 3).
+    d = MoveStack(0, (0, 4), (2, 3))
+    assert d not in s.legal_decisions()
+    err = refuse(s, d, "SP2")
+    assert "hole at (1, 1), (1, 2), (2, 1), (2, 2)" in str(err)
+    # At (3, 3) it leaves (2, 3) empty on the box's edge: the region still leads out.
+    assert MoveStack(0, (0, 4), (3, 3)) in s.legal_decisions()
+
+
+def test_sp2_a_stack_may_move_into_an_old_hole() -> None:
+    """SP2: holes left by ordinary placements are allowed, and a stack may fill one."""
+    s = sp2_after_move_tile(
+        block(
+            [
+                "###",
+                "#.#",
+                "###",
+                "#..",
+            ]
+        ),
+        (2, 2),
+    )
+    g = s.grounds[0]
+    assert {cell(k) for k in holes_of(g.stacks)} == {(1, 1)}
+    legal = s.legal_decisions()
+    assert MoveStack(0, (0, 3), (1, 1)) in legal  # fills the old hole
+    assert MoveStack(0, (0, 3), (1, 3)) in legal  # leaves it: it was a hole before
+    s.apply(MoveStack(0, (0, 3), (1, 1)))
+    assert holes_of(s.grounds[0].stacks) == set()
+
+
+def test_sp2_legal_moves_match_the_rule_text_with_and_without_holes() -> None:
+    """Every SP2 point of seeded random games: the engine's moves are exactly those that the
+    rule's words allow (tests/enginelib.py, holes found by flood fill from the box), with
+    grounds that already have holes among them."""
+    with_holes = 0
+    points = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = new_game(["blue", "red"], seed=seed)
+        while not s.is_over():
+            if s.is_chance():
+                s.advance_chance(rng)
+                continue
+            legal = s.legal_decisions()
+            if s.phase == Phase.FOLLOW_UP and s.pending == "move-tile":
+                points += 1
+                with_holes += bool(holes_of(s.grounds[s.current_player].stacks))
+                assert set(legal) == rule_text_decisions(s)
+            s.apply(legal[rng.randrange(len(legal))])
+    assert points > 100 and with_holes > 3
 
 
 def test_g4_special_on_the_last_turn_still_gets_its_follow_up() -> None:

@@ -1,5 +1,5 @@
-"""Tests of kerala.grounds: cell keys, the start grounds (S2), connectivity and the cut cells
-that SP2 may not move."""
+"""Tests of kerala.grounds: cell keys, the start grounds (S2), connectivity, the cut cells
+that SP2 may not move, and SP2's no-hole rule (holes, the Euler number, the move plan)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,19 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from enginelib import DELTAS, connected, make_grounds
-from kerala.grounds import EDGE_KEY_DELTA, LIMIT, NEIGHBOURS, Grounds, cell, key
+from enginelib import DELTAS, connected, holes, make_grounds
+from kerala.grounds import (
+    EDGE_KEY_DELTA,
+    EULER_PART,
+    LIMIT,
+    NEIGHBOURS,
+    Grounds,
+    cell,
+    holes_of,
+    key,
+    ring_mask,
+    sp2_plan,
+)
 from kerala.tiles import EDGE_DELTA, tile
 
 
@@ -93,3 +104,85 @@ def test_sp2_articulation_points_of_grounds_too_big_to_recurse() -> None:
     assert len(g.stacks) == 481
     brute = {c for c in cells if not connected(cells - {c})}
     assert {cell(k) for k in g.articulation_points()} == brute
+
+
+# -- SP2: no hole ------------------------------------------------------------------------------
+
+
+def grown(n: int, seed: int, dense: bool) -> list[tuple[int, int]]:
+    """A connected grounds of ``n`` cells grown at random from (0, 0); ``dense`` grounds grow
+    next to many cells at once, so they often enclose empty cells (holes)."""
+    rng = random.Random(seed)
+    cells = [(0, 0)]
+    while len(cells) < n:
+        x, y = rng.choice(cells[-3:] if not dense and rng.random() < 0.5 else cells)
+        dx, dy = rng.choice(DELTAS)
+        if (x + dx, y + dy) not in cells:
+            cells.append((x + dx, y + dy))
+    return cells
+
+
+def hole_regions(cells: set[tuple[int, int]]) -> int:
+    """How many separate holes (side-connected groups of hole cells) a grounds has."""
+    left = holes(cells)
+    count = 0
+    while left:
+        count += 1
+        todo = [left.pop()]
+        while todo:
+            x, y = todo.pop()
+            for dx, dy in DELTAS:
+                n = (x + dx, y + dy)
+                if n in left:
+                    left.remove(n)
+                    todo.append(n)
+    return count
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 60), st.integers(0, 2**32), st.booleans())
+def test_sp2_euler_number_counts_the_holes(n: int, seed: int, dense: bool) -> None:
+    """SP2 (no hole): the local Euler parts of the empty cells next to a grounds add up to
+    4 x (1 - holes), holes counted by flood fill from the rule's words; and holes_of finds
+    exactly the rule's hole cells."""
+    cells = set(grown(n, seed, dense))
+    g = make_grounds("blue", {c: "red:e1" for c in cells})
+    frontier = {k + d for k in g.stacks for d in NEIGHBOURS} - set(g.stacks)
+    parts = sum(EULER_PART[ring_mask(g.stacks, k)] for k in frontier)
+    assert parts == 4 * (1 - hole_regions(cells))
+    assert {cell(k) for k in holes_of(g.stacks)} == holes(cells)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 60), st.integers(0, 2**32), st.booleans())
+def test_sp2_plan_matches_the_rule_text_on_random_grounds(n: int, seed: int, dense: bool) -> None:
+    """SP2, every (source, destination) pair of random grounds (long thin ones and ones with
+    holes included), against the rule's words: the source holds no elephant, has an empty
+    side and does not split the grounds; the destination is empty, touches a stack other
+    than the source, and every hole after the move was one before it."""
+    cells = grown(n, seed, dense)
+    rng = random.Random(seed)
+    elephants = rng.sample(cells, min(2, len(cells)))
+    g = make_grounds("blue", {c: "red:e1" for c in cells}, elephants=elephants)
+    frontier, plan = sp2_plan(g)
+    got = set()
+    for src, drop in plan:
+        dropped = set(drop)
+        got |= {(cell(src), cell(f)) for i, f in enumerate(frontier) if i not in dropped}
+    everything = set(cells)
+    before = holes(everything)
+    expected = set()
+    for src in cells:
+        if src in elephants:
+            continue
+        if all((src[0] + dx, src[1] + dy) in everything for dx, dy in DELTAS):
+            continue
+        rest = everything - {src}
+        if not connected(rest):
+            continue
+        for c in rest:
+            for dx, dy in DELTAS:
+                dst = (c[0] + dx, c[1] + dy)
+                if dst not in everything and holes(rest | {dst}) <= before:
+                    expected.add((src, dst))
+    assert got == expected

@@ -28,7 +28,6 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import filterfalse
 from operator import itemgetter
 from typing import Final, TypeVar
 
@@ -50,6 +49,8 @@ from kerala.grounds import (
     Grounds,
     cell,
     key,
+    sp2_move_makes_hole,
+    sp2_plan,
 )
 from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
@@ -207,50 +208,30 @@ def sp1_moves(g: Grounds, seat: int) -> list[Decision]:
 
 
 def sp2_sources(g: Grounds) -> list[int]:
-    """SP2 sources (cell keys): no elephant, not built around, not splitting the grounds."""
-    stacks = g.stacks
-    els = g.elephants
-    cut = g.articulation_points()
-    return [
-        k
-        for k in stacks
-        if k not in els
-        and k not in cut
-        and (
-            k - 1 not in stacks
-            or k + 1 not in stacks
-            or k - _STRIDE not in stacks
-            or k + _STRIDE not in stacks
-        )
-    ]
+    """SP2 sources (cell keys): no elephant, not built around, not splitting the grounds, and
+    leaving no hole where the stack stood."""
+    return [src for src, _ in sp2_plan(g)[1]]
 
 
 def sp2_moves(g: Grounds, seat: int) -> list[Decision]:
-    """SP2: every legal move of a whole stack from a source to an empty destination."""
-    stacks = g.stacks
-    # Empty cells next to the grounds (the frontier), with how many stacks touch each.
-    around: list[int] = []
-    for d in NEIGHBOURS:
-        around += map(d.__add__, stacks)
-    touching = Counter(around)
-    frontier = list(filterfalse(stacks.__contains__, touching))
+    """SP2: every legal move of a whole stack from a source to an empty destination that
+    touches another stack and makes no hole."""
+    frontier, plan = sp2_plan(g)
     # The frontier never has fewer than 4 cells, so the getter returns a tuple.
     pick = itemgetter(*frontier)
+    per_seat = _SP2_CACHE[seat]
     out: list[Decision] = []
-    for src in sp2_sources(g):
-        moves = pick(_follow_ups(_SP2_CACHE, MoveStack, seat, src))
-        # Destinations touch a stack other than the source (SP2): drop the empty cells
-        # whose only neighbouring stack is the source.
-        lonely = [
-            frontier.index(n)
-            for n in (src - 1, src + _STRIDE, src + 1, src - _STRIDE)
-            if touching[n] == 1 and n not in stacks
-        ]
-        if lonely:
-            moves = list(moves)
-            for i in sorted(lonely, reverse=True):
-                del moves[i]
-        out += moves
+    for src, drop in plan:
+        moves = per_seat.get(src)
+        if moves is None:
+            moves = _follow_ups(_SP2_CACHE, MoveStack, seat, src)
+        if drop:
+            start = len(out)
+            out += pick(moves)
+            for i in drop:
+                del out[start + i]
+        else:
+            out += pick(moves)
     return out
 
 
@@ -576,6 +557,12 @@ class GameState:
         if not any(tk + dd != fk and tk + dd in g.stacks for dd in NEIGHBOURS):
             raise IllegalDecisionError(
                 f"{d.to} is not adjacent to a stack other than the one moved", "SP2"
+            )
+        made = sp2_move_makes_hole(g.stacks, fk, tk)
+        if made:
+            where = ", ".join(str(cell(k)) for k in sorted(made, key=cell))
+            raise IllegalDecisionError(
+                f"moving the stack on {d.from_} to {d.to} would leave a hole at {where}", "SP2"
             )
 
     def apply(self, d: Decision) -> None:

@@ -57,6 +57,350 @@ def cell(k: CellKey) -> Cell:
     return c
 
 
+#: The 8 cells around a cell, as key offsets, in the order N, NE, E, SE, S, SW, W, NW: bit ``i``
+#: of an *8-neighbourhood mask* says whether ring cell ``i`` holds a stack.
+RING: Final[tuple[int, ...]] = (
+    -1,
+    _STRIDE - 1,
+    _STRIDE,
+    _STRIDE + 1,
+    1,
+    -_STRIDE + 1,
+    -_STRIDE,
+    -_STRIDE - 1,
+)
+
+
+def _quad_weight(tl: int, tr: int, bl: int, br: int) -> int:
+    """Gray's bit-quad weight of a 2x2 window (4 x its share of the Euler number, for stacks
+    connected through corners and empty cells connected through sides)."""
+    n = tl + tr + bl + br
+    if n == 1:
+        return 1
+    if n == 3:
+        return -1
+    if n == 2 and tl == br:
+        return -2  # two stacks touching only at a corner
+    return 0
+
+
+def _windows(m: int, c: int) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """The four 2x2 windows around a cell with value ``c`` and ring mask ``m``: each as (the
+    cell's position in the window, the window's values top-left, top-right, bottom-left,
+    bottom-right)."""
+    b = [(m >> i) & 1 for i in range(8)]
+    n, ne, e, se, s, sw, w, nw = b
+    return [(3, (nw, n, w, c)), (2, (n, ne, c, e)), (1, (w, c, sw, s)), (0, (c, e, s, se))]
+
+
+def _tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    euler_add: list[int] = []
+    euler_part: list[int] = []
+    # Cells of a window that share a side: TL-TR, TL-BL, TR-BR, BL-BR.
+    sides = ((1, 2), (0, 3), (0, 3), (1, 2))
+    for m in range(256):
+        full = sum(_quad_weight(*q) for _, q in _windows(m, 1))
+        empty = sum(_quad_weight(*q) for _, q in _windows(m, 0))
+        assert (full - empty) % 4 == 0
+        euler_add.append((full - empty) // 4)
+        # Each window that counts is credited to exactly one empty cell next to a stack: the
+        # first of its cells (in reading order) that is empty and shares a side with a stack
+        # of the window. Summed over the empty cells next to the grounds, these parts give
+        # 4 x the Euler number.
+        part = 0
+        for pos, q in _windows(m, 0):
+            credited = next((i for i in range(4) if not q[i] and any(q[j] for j in sides[i])), None)
+            if credited == pos:
+                part += _quad_weight(*q)
+        euler_part.append(part)
+    return tuple(euler_add), tuple(euler_part)
+
+
+#: By the 8-neighbourhood mask of an empty cell: how the Euler number (stack groups minus
+#: holes) changes when a stack is put there, and that cell's share (x 4) of the Euler number.
+EULER_ADD, EULER_PART = _tables()
+
+
+def ring_mask(stacks: dict[CellKey, Stack] | set[CellKey], k: CellKey) -> int:
+    """The 8-neighbourhood mask of cell key ``k`` (see :data:`RING`)."""
+    m = 0
+    for i, d in enumerate(RING):
+        if k + d in stacks:
+            m |= 1 << i
+    return m
+
+
+def holes_of(stacks: dict[CellKey, Stack] | set[CellKey]) -> set[CellKey]:
+    """RULES.md SP2: the holes of a grounds, by the rule's words: the empty cells from which
+    no path of orthogonally adjacent empty cells leads out of the grounds' bounding box.
+
+    >>> sorted(cell(k) for k in holes_of({key(c) for c in [(0, 0), (1, 0), (2, 0), (0, 1),
+    ...     (2, 1), (0, 2), (1, 2), (2, 2)]}))
+    [(1, 1)]
+    """
+    if not stacks:
+        return set()
+    xs = [k // _STRIDE for k in stacks]
+    ys = [k % _STRIDE for k in stacks]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    inside = {
+        x * _STRIDE + y
+        for x in range(x0, x1 + 1)
+        for y in range(y0, y1 + 1)
+        if x * _STRIDE + y not in stacks
+    }
+    # Start from the empty cells on the box's border: each has a neighbour outside the box.
+    todo = [k for k in inside if k // _STRIDE in (x0, x1) or k % _STRIDE in (y0, y1)]
+    seen = set(todo)
+    while todo:
+        k = todo.pop()
+        for d in NEIGHBOURS:
+            n = k + d
+            if n in inside and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return inside - seen
+
+
+def sp2_move_makes_hole(stacks: dict[CellKey, Stack], src: CellKey, dst: CellKey) -> set[CellKey]:
+    """RULES.md SP2: the holes that moving the stack on ``src`` to ``dst`` would make (empty if
+    none): every hole after the move must have been one before it."""
+    after = set(stacks)
+    after.discard(src)
+    after.add(dst)
+    return holes_of(after) - holes_of(stacks)
+
+
+def _cut_tables() -> tuple[bool, ...]:
+    """By a stack's 8-neighbourhood mask: whether the stacks around it fall apart into two or
+    more side-connected groups within its ring (Yokoi's connectivity number is 2 or more)."""
+    out = []
+    for m in range(256):
+        x = [(m >> i) & 1 for i in range(8)] * 2
+        n4 = sum(x[k] - x[k] * x[k + 1] * x[k + 2] for k in (0, 2, 4, 6))
+        out.append(n4 >= 2)
+    return tuple(out)
+
+
+def _change_tables() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """By an empty cell's 8-neighbourhood mask: for each neighbouring stack whose leaving
+    changes the cell's fate as an SP2 destination, (that stack's key offset, the new fate):
+    :data:`_OPEN`, :data:`_CLOSES` (filling the cell would close a hole, where the grounds
+    has none) or :data:`_ALONE` (the cell touches no stack by a side)."""
+    out = []
+    for m in range(256):
+        now = _CLOSES if EULER_ADD[m] < 0 else _OPEN
+        row = []
+        for j in range(8):
+            if not (m >> j) & 1:
+                continue
+            after = m & ~(1 << j)
+            fate = _ALONE if not after & 0b01010101 else _CLOSES if EULER_ADD[after] < 0 else _OPEN
+            if fate != now:
+                row.append((RING[j], fate))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+_OPEN, _CLOSES, _ALONE = 0, 1, 2
+#: By an 8-neighbourhood mask: a stack there joins side-connected groups that its ring keeps
+#: apart (in a grounds without holes, exactly the stacks whose removal splits the grounds).
+SPLITS: Final = _cut_tables()
+#: By an empty cell's mask: the stacks around it whose move changes its fate as a destination.
+_CHANGES: Final = _change_tables()
+_SIDES: Final = frozenset(NEIGHBOURS)
+
+
+def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[tuple[CellKey, list[int]]]]:
+    """RULES.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
+    a destination candidate) and each source with the indexes into the frontier that are no
+    destination for it, in decreasing order.
+
+    A source holds no elephant, has an empty side and does not split the grounds. A
+    destination touches a stack other than the source, and the move makes no hole.
+
+    The hole rule is decided locally, by the Euler number: the grounds is one group of stacks
+    (corners connect them), so its number of holes is 1 minus its Euler number, and putting a
+    stack on a cell changes the Euler number by an amount that the cell's 8 neighbours alone
+    decide (:data:`EULER_ADD`). A grounds without holes keeps none after a move exactly when
+    that change at the destination is 0 once the source is gone; and there a stack splits the
+    grounds exactly when its own ring says so (:data:`SPLITS`). A grounds that has holes
+    already (rare) is checked by the rule's words instead: the moves that the local test
+    doubts are tried one by one.
+    """
+    stacks = g.stacks
+    r0, r1, r2, r3, r4, r5, r6, r7 = RING
+    near = set(map(r0.__add__, stacks))
+    near.update(map(r2.__add__, stacks))
+    near.update(map(r4.__add__, stacks))
+    near.update(map(r6.__add__, stacks))
+    near.difference_update(stacks)
+    frontier = list(near)
+    st = stacks
+    masks = [
+        (k + r0 in st)
+        + 2 * (k + r1 in st)
+        + 4 * (k + r2 in st)
+        + 8 * (k + r3 in st)
+        + 16 * (k + r4 in st)
+        + 32 * (k + r5 in st)
+        + 64 * (k + r6 in st)
+        + 128 * (k + r7 in st)
+        for k in frontier
+    ]
+    add = EULER_ADD
+    changes = _CHANGES
+    closing: list[int] = []
+    by_source: dict[CellKey, list[tuple[int, int]]] = {}
+    for i, m in enumerate(masks):
+        if add[m] < 0:
+            closing.append(i)
+        ch = changes[m]
+        if ch:
+            f = frontier[i]
+            for off, fate in ch:
+                got = by_source.get(f + off)
+                if got is None:
+                    by_source[f + off] = [(i, fate)]
+                else:
+                    got.append((i, fate))
+    if sum(map(EULER_PART.__getitem__, masks)) != 4:
+        return frontier, _plan_with_holes(g, frontier, closing, by_source)
+    plan: list[tuple[CellKey, list[int]]] = []
+    if not closing:
+        for src in _sources(g):
+            hits = by_source.get(src)
+            plan.append((src, [i for i, fate in reversed(hits) if fate] if hits else []))
+        return frontier, plan
+    for src in _sources(g):
+        hits = by_source.get(src)
+        if hits is None:
+            plan.append((src, closing[::-1]))
+            continue
+        fates = dict.fromkeys(closing, _CLOSES)
+        fates.update(hits)
+        plan.append((src, sorted((i for i, fate in fates.items() if fate), reverse=True)))
+    return frontier, plan
+
+
+def _sources(g: Grounds) -> list[CellKey]:
+    """SP2 sources of a grounds without holes: no elephant, an empty side, and a ring that
+    does not fall apart (:data:`SPLITS`)."""
+    st = g.stacks
+    elephants = g.elephants
+    splits = SPLITS
+    r0, r1, r2, r3, r4, r5, r6, r7 = RING
+    sources = []
+    for k in st:
+        m = (
+            (k + r0 in st)
+            + 2 * (k + r1 in st)
+            + 4 * (k + r2 in st)
+            + 8 * (k + r3 in st)
+            + 16 * (k + r4 in st)
+            + 32 * (k + r5 in st)
+            + 64 * (k + r6 in st)
+            + 128 * (k + r7 in st)
+        )
+        if m & 0b01010101 != 0b01010101 and not splits[m] and k not in elephants:
+            sources.append(k)
+    return sources
+
+
+def _plan_with_holes(
+    g: Grounds,
+    frontier: list[CellKey],
+    closing: list[int],
+    by_source: dict[CellKey, list[tuple[int, int]]],
+) -> list[tuple[CellKey, list[int]]]:
+    """:func:`sp2_plan` for a grounds that has holes already (rare): sources by Tarjan's
+    algorithm, the vacated cell must not be enclosed, and each destination that the local test
+    doubts is checked by the rule's words (:func:`_cut_off`): once per destination, and again
+    for a source next to the destination or bordering the space it cuts off (the vacated cell
+    joins open space, by the source rule above, so nothing else can change)."""
+    stacks = g.stacks
+    elephants = g.elephants
+    cut = g.articulation_points()
+    before = holes_of(stacks)
+    xs = [k // _STRIDE for k in stacks]
+    ys = [k % _STRIDE for k in stacks]
+    box = (min(xs), max(xs), min(ys), max(ys))
+    alone: dict[int, tuple[bool, set[CellKey]]] = {}
+    plan: list[tuple[CellKey, list[int]]] = []
+    for src in stacks:
+        if src in elephants or src in cut:
+            continue
+        sides = [src + d for d in NEIGHBOURS if src + d not in stacks]
+        if not sides or all(n in before for n in sides):
+            continue  # built around, or the vacated cell would be a new hole
+        fates = dict.fromkeys(closing, _CLOSES)
+        fates.update(by_source.get(src, ()))
+        drop = []
+        for i, fate in fates.items():
+            if fate == _OPEN:
+                continue
+            if fate == _ALONE:
+                drop.append(i)
+                continue
+            f = frontier[i]
+            got = alone.get(i)
+            if got is None:
+                got = alone[i] = _cut_off(stacks, -1, f, before, box)
+            bad, enclosed = got
+            # Without the source's stack, only space it borders can change, and the open
+            # side that the source rule found may be the destination itself.
+            if f - src in _SIDES or (enclosed and any(src + d in enclosed for d in NEIGHBOURS)):
+                bad = _cut_off(stacks, src, f, before, box)[0]
+            if bad:
+                drop.append(i)
+        drop.sort(reverse=True)
+        plan.append((src, drop))
+    return plan
+
+
+def _cut_off(
+    stacks: dict[CellKey, Stack],
+    src: CellKey,
+    dst: CellKey,
+    before: set[CellKey],
+    box: tuple[int, int, int, int],
+) -> tuple[bool, set[CellKey]]:
+    """Whether moving the stack on ``src`` (``-1``: no stack leaves) to ``dst`` encloses an
+    empty cell that was no hole before, and the empty cells it encloses.
+
+    Only empty space next to ``dst`` can be cut off, so each empty neighbour of ``dst`` is
+    followed until it leaves the box (of the grounds before the move and ``dst``: a row or
+    column that the move empties lies on that box's edge, so leaving by it is leaving either
+    way) or runs out."""
+    x0, x1, y0, y1 = box
+    x0, x1 = min(x0, dst // _STRIDE), max(x1, dst // _STRIDE)
+    y0, y1 = min(y0, dst % _STRIDE), max(y1, dst % _STRIDE)
+    enclosed: set[CellKey] = set()
+    bad = False
+    for start in (dst - 1, dst + _STRIDE, dst + 1, dst - _STRIDE):
+        if (start in stacks and start != src) or start in enclosed:
+            continue
+        seen = {start}
+        todo = [start]
+        escaped = False
+        while todo:
+            k = todo.pop()
+            x, y = divmod(k, _STRIDE)
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                escaped = True
+                break
+            for d in NEIGHBOURS:
+                n = k + d
+                if n != dst and (n not in stacks or n == src) and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if not escaped:
+            enclosed |= seen
+            if not seen <= before:
+                bad = True
+    return bad, enclosed
+
+
 #: Above this many stacks, :meth:`Grounds.articulation_points` does not recurse.
 _RECURSIVE_UP_TO: Final = 400
 
