@@ -110,3 +110,40 @@ def test_calculator_imports_and_refuses_documents(server: Server, page: Page) ->
     page.wait_for_selector(".toast .msg >> text=Not JSON")
     toast = page.locator(".toast .msg >> text=Not JSON").first
     assert toast.is_visible()
+
+
+# -- issue 14: the text grid, pasted into the calculator ------------------------------------
+
+WORKED_EXAMPLE_GRID = """\
+Bs  B3 B2 K3  .     .
+P^b P3 P3 P3  P2    .
+G3z G3 G2 R2  R^p   K1
+.   .  .  R2@ B1/G1 .
+"""
+
+
+def test_issue14_text_grid_pasted_scores_37(server: Server, page: Page) -> None:
+    page.goto(server.url + "/#/calc")
+    page.wait_for_selector("#calc-score table.sheet")
+    page.fill("#calc-grid", WORKED_EXAMPLE_GRID)
+    page.click("#calc-grid-read")
+    wait_row(page, "total", "+37")
+    for name, value in EXPECTED.items():
+        assert row(page, name) == value, name
+    assert page.locator("#calc-grounds .cell.removed").count() == 2
+    # The grounds document now holds the same grounds as the rulebook's file.
+    doc = json.loads(EXAMPLE.read_text())
+    exported = json.loads(page.input_value("#calc-doc"))
+    assert exported["color"] == "blue" and exported["passes"] == 1
+    assert sorted(map(json.dumps, exported["stacks"])) == sorted(map(json.dumps, doc["stacks"]))
+    # A grid with a mistake: the server's message with line and column, nothing changes.
+    page.fill("#calc-grid", "Bs  B3\nG2\n")
+    page.click("#calc-grid-read")
+    page.wait_for_selector("#calc-grid-error:not([hidden])")
+    message = page.inner_text("#calc-grid-error")
+    assert "line 2, column 3: this row has 1 cells, the first row 2" in message
+    assert row(page, "total") == "+37"
+    # Pasted into the document box, a text grid is read the same way.
+    page.fill("#calc-doc", "Bs@ G2z\n")
+    page.click("#calc-import")
+    wait_row(page, "total", "-11")

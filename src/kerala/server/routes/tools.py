@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from kerala.actions import Decision
 from kerala.errors import KeralaError
+from kerala.gridtext import GridTextError, format_grid, read_grid
 from kerala.notation import read_grounds, read_record
 from kerala.scoring import score_grounds
 from kerala.server.errors import ApiError
@@ -43,6 +45,49 @@ def score(
     except KeralaError as e:
         raise ApiError(422, "invalid_document", f"grounds: {e}") from None
     return {**b.to_json(), "symbols_by_color": dict(b.symbols_by_color)}
+
+
+class GridTextIn(BaseModel):
+    """A text grid of one player's grounds (docs/terminal.md, "Text grid")."""
+
+    text: str = Field(max_length=20_000, description="the text grid, as typed or pasted")
+
+
+class GroundsFromText(BaseModel):
+    """The grounds document a text grid describes, its score, and the grid written back."""
+
+    grounds: dict[str, Any]
+    score: ScoreOut
+    text: str
+
+
+GRID_EXAMPLE = {"text": "Bs@ G2z\n.   P<g\n"}
+
+
+@router.post("/grounds/from-text", response_model=GroundsFromText, responses=ERRORS)
+def grounds_from_text(
+    body: Annotated[GridTextIn, Body(examples=[GRID_EXAMPLE])],
+) -> dict[str, Any]:
+    """Read a text grid into a grounds document and score it (the calculator's paste box).
+
+    A mistake is refused (422) with its line and column, in ``detail`` and as ``line`` and
+    ``column`` fields.
+    """
+    try:
+        doc = read_grid(body.text)
+        g = read_grounds(doc)
+    except GridTextError as e:
+        raise ApiError(
+            422, "invalid_document", f"text: {e}", line=e.line, column=e.column
+        ) from None
+    except KeralaError as e:
+        raise ApiError(422, "invalid_document", f"text: {e}") from None
+    b = score_grounds(g)
+    return {
+        "grounds": doc,
+        "score": {**b.to_json(), "symbols_by_color": dict(b.symbols_by_color)},
+        "text": format_grid(g),
+    }
 
 
 def _decisions(log: list[TileType | Decision]) -> list[Decision]:

@@ -1,6 +1,7 @@
 // The score calculator for the physical game: build a grounds by clicking, see the scoring
 // pad update live (scored by the server's POST /api/score: the engine's rules, SC1–SC6),
-// import and export a grounds document (NOTATION.md).
+// import and export a grounds document (NOTATION.md), or paste a text grid (docs/terminal.md,
+// "Text grid"), which the server reads (POST /api/grounds/from-text): one parser for all.
 
 import { h, api, toast, download } from "./ui.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
@@ -103,6 +104,7 @@ export function mountCalc(root) {
   const toolsBox = h("div", { class: "tools" });
   const settings = h("div", { class: "row" });
   const io = h("div", {});
+  const gridIo = h("div", {});
 
   root.append(
     h(
@@ -119,7 +121,13 @@ export function mountCalc(root) {
         "div",
         { class: "calc-layout" },
         h("div", {}, h("div", { class: "panel" }, settings, toolsBox, palette), box),
-        h("div", {}, h("div", { class: "panel" }, h("h2", {}, "Scoring pad"), side), h("div", { class: "panel" }, io)),
+        h(
+          "div",
+          {},
+          h("div", { class: "panel" }, h("h2", {}, "Scoring pad"), side),
+          h("div", { class: "panel" }, gridIo),
+          h("div", { class: "panel" }, io),
+        ),
       ),
     ),
   );
@@ -271,7 +279,41 @@ export function mountCalc(root) {
     else side.replaceChildren(h("p", { class: "muted" }, "Scoring…"));
     // import / export
     if (!io.firstChild) buildIo();
+    if (!gridIo.firstChild) buildGridIo();
     io.querySelector("textarea").value = JSON.stringify(d, null, 1);
+  }
+
+  function buildGridIo() {
+    const ta = h("textarea", {
+      id: "calc-grid",
+      "aria-label": "text grid of your grounds",
+      spellcheck: "false",
+      rows: "6",
+      placeholder: "Bs@ B3 B2\nP^b P3 G1z\n.   .  B1/G1",
+    });
+    const err = h("p", { class: "error-box", id: "calc-grid-error", role: "alert", hidden: true });
+    const read = async () => {
+      err.hidden = true;
+      try {
+        const r = await api("POST", "/api/grounds/from-text", { text: ta.value });
+        ta.value = r.text;
+        loadDoc(r.grounds, "Text grid read.");
+      } catch (e) {
+        err.textContent = e.message;
+        err.hidden = false;
+      }
+    };
+    gridIo.append(
+      h("h2", {}, "Text grid"),
+      h(
+        "p",
+        { class: "muted" },
+        "Or type your grounds as text, one cell per token, a row per line: G2, R>k (an arch and the edge it faces), B1/G1 (a stack, bottom to top), . (empty), @ or z after a cell for a standing or lying elephant.",
+      ),
+      ta,
+      err,
+      h("div", { class: "row" }, h("button", { type: "button", id: "calc-grid-read", onclick: read }, "Read the text grid")),
+    );
   }
 
   function buildIo() {
@@ -303,6 +345,12 @@ export function mountCalc(root) {
   }
 
   function load(text) {
+    if (!text.trim().startsWith("{")) {
+      // Not a JSON document: a text grid, read by the server like the text grid box.
+      gridIo.querySelector("#calc-grid").value = text;
+      gridIo.querySelector("#calc-grid-read").click();
+      return;
+    }
     let d;
     try {
       d = JSON.parse(text);
@@ -310,6 +358,10 @@ export function mountCalc(root) {
       toast(`Not JSON: ${e.message}`);
       return;
     }
+    loadDoc(d, "Grounds imported.");
+  }
+
+  function loadDoc(d, message) {
     const bad = (m) => toast(`Cannot import: ${m}`);
     if (!d || d.format !== "kerala-grounds") return bad(`"format" must be "kerala-grounds"`);
     if (!COLORS.includes(d.color)) return bad(`"color" must be one of ${COLORS.join(", ")}`);
@@ -330,7 +382,7 @@ export function mountCalc(root) {
     if (svg) svg.dataset.baseViewbox = ""; // refit to the imported grounds
     keepVb = null;
     box.replaceChildren();
-    toast("Grounds imported.", "info", 2000);
+    toast(message, "info", 2000);
     changed();
   }
 
