@@ -1,10 +1,51 @@
-"""``kerala serve``: start the game server (FastAPI + uvicorn), added to the ``kerala`` CLI."""
+"""``kerala serve``: start the game server (FastAPI + uvicorn), added to the ``kerala`` CLI.
+
+The database (and Redis, when given) must answer before the server says where it listens: a
+missing folder, a refused or silent PostgreSQL, a file that is not a database or an unsupported
+scheme ends the command with one line on stderr and exit status 2.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def safe_redis_url(url: str) -> str:
+    """``url`` with any password masked.
+
+    >>> safe_redis_url("redis://:secret@cache:6379/0")
+    'redis://:***@cache:6379/0'
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _check_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as e:
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise _fail(f"Redis {safe_redis_url(url)}: {reason}") from None
+    finally:
+        client.close()
 
 
 def register(app: typer.Typer) -> None:
@@ -12,13 +53,31 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def serve(
-        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(min=0, max=65535, help="port (0: any free)")] = 8000,
+        host: Annotated[
+            str | None, typer.Option(help="address to listen on [KERALA_HOST; 127.0.0.1]")
+        ] = None,
+        port: Annotated[
+            int | None,
+            typer.Option(min=0, max=65535, help="port, 0: any free [KERALA_PORT; 8000]"),
+        ] = None,
         db: Annotated[
             str | None,
             typer.Option(
-                help="database URL: sqlite:///file.sqlite3 (default kerala.sqlite3) or "
-                "postgresql+psycopg://user@host/db"
+                help="database URL: sqlite:///file.sqlite3 or postgresql://user@host/db "
+                "[KERALA_DB; sqlite:///kerala.sqlite3]"
+            ),
+        ] = None,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                help="Redis URL (redis://127.0.0.1:6379/0): several processes on one database "
+                "form one game world through it [KERALA_REDIS]"
+            ),
+        ] = None,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                min=1, max=64, help="server processes behind this port (>1 needs --redis)"
             ),
         ] = None,
         open_browser: Annotated[
@@ -28,45 +87,83 @@ def register(app: typer.Typer) -> None:
         """Run the game server: play in the browser against bots and friends."""
         import socket
 
-        import sqlalchemy as sa
+        import pydantic
         import uvicorn
 
-        from kerala.server.app import create_app
         from kerala.server.settings import Settings
-        from kerala.server.store import safe_url
+        from kerala.server.store import DatabaseUnavailable, check_database, safe_url
 
-        overrides: dict[str, object] = {"host": host, "port": port}
-        if db is not None:
-            try:
-                sa.make_url(db)
-            except sa.exc.ArgumentError:
-                typer.echo(f"error: --db {db!r} is not a database URL", err=True)
-                raise typer.Exit(2) from None
-            overrides["db"] = db
-        settings = Settings(**overrides)  # type: ignore[arg-type]
+        overrides: dict[str, object] = {}
+        for name, value in (("host", host), ("port", port), ("db", db), ("redis", redis)):
+            if value is not None:
+                overrides[name] = value
+        try:
+            settings = Settings(**overrides)  # type: ignore[arg-type]
+        except pydantic.ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            given = "--" + where if where in overrides else "KERALA_" + where.upper()
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            raise _fail(f"{given}: {msg}") from None
+        n = workers if workers is not None else int(os.environ.get("KERALA_WORKERS", "1") or 1)
+        if n < 1:
+            raise _fail(f"--workers must be 1 or more, not {n}")
+        if n > 1 and settings.redis is None:
+            raise _fail("--workers above 1 needs --redis (the processes share events through it)")
+        try:
+            check_database(settings.db, settings.migrate)
+        except DatabaseUnavailable as e:
+            raise _fail(f"database {safe_url(settings.db)}: {e}") from None
+        if settings.redis is not None:
+            _check_redis(settings.redis)
         # Bind first, so that port 0 gets a real port and the address we print is the true one.
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            sock.bind((host, port))
+            sock.bind((settings.host, settings.port))
         except OSError as e:
-            typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}", err=True)
-            raise typer.Exit(2) from None
+            raise _fail(f"cannot listen on {settings.host}:{settings.port}: {e.strerror}") from None
         real_port = sock.getsockname()[1]
-        shown = f"[{host}]" if ":" in host else host
+        shown = f"[{settings.host}]" if ":" in settings.host else settings.host
         url = f"http://{shown}:{real_port}/"
-        app = create_app(settings)
-        typer.echo(f"Kerala server: {url}  (database {safe_url(settings.db)})", err=False)
+        extra = f", {n} processes" if n > 1 else ""
+        extra += ", Redis" if settings.redis else ""
+        # No access log: invite links carry seat tokens in their query strings. No per-message
+        # compression: on a small machine the CPU it costs matters more than the bytes it saves.
+        if n == 1:
+            from kerala.server.app import create_app
+
+            config = uvicorn.Config(
+                create_app(settings.model_copy(update={"migrate": False})),
+                log_level="warning",
+                access_log=False,
+                ws_per_message_deflate=False,
+            )
+        else:
+            # The workers read their settings from the environment (they are new processes).
+            for name in ("db", "redis"):
+                value = getattr(settings, name)
+                if value is not None:
+                    os.environ[f"KERALA_{name.upper()}"] = str(value)
+            os.environ["KERALA_MIGRATE"] = "false"  # done above, once
+            config = uvicorn.Config(
+                "kerala.server.app:create_app",
+                factory=True,
+                workers=n,
+                log_level="warning",
+                access_log=False,
+                ws_per_message_deflate=False,
+            )
+        typer.echo(f"Kerala server: {url}  (database {safe_url(settings.db)}{extra})", err=False)
         if open_browser:
             import threading
             import webbrowser
 
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-        # No access log: invite links carry seat tokens in their query strings. No per-message
-        # compression: on a small machine the CPU it costs matters more than the bytes it saves.
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, ws_per_message_deflate=False
-        )
-        server = uvicorn.Server(config)
-        server.run(sockets=[sock])
+        if n == 1:
+            uvicorn.Server(config).run(sockets=[sock])
+        else:
+            from uvicorn.supervisors import Multiprocess
+
+            Multiprocess(config, sockets=[sock]).run()

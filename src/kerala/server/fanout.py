@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -121,8 +122,9 @@ class RedisBroker:
         self.prefix = prefix
         self.channel = f"{prefix}:events"
         self.lease_ms = max(1, int(lease_seconds * 1000))
-        #: Tells this process's own messages apart, and names the holder of a lease.
-        self.me = secrets.token_hex(8)
+        #: Tells this process's own messages apart, and names the holder of a lease
+        #: (``<pid>-<random>``: an operator can see which process runs a game's bots).
+        self.me = f"{os.getpid()}-{secrets.token_hex(6)}"
         self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._on_event: OnEvent | None = None

@@ -47,8 +47,8 @@ class GameCreate(_In):
 class DecisionSubmit(_In):
     #: A decision in NOTATION.md's turn form; ``seat`` may be left out.
     decision: JSONObject
-    #: The ``decision_number`` the client saw last.
-    expected: int = Field(ge=0)
+    #: The ``decision_number`` the client saw last: a JSON integer (not ``"0"``, not ``true``).
+    expected: int = Field(ge=0, strict=True)
 
 
 class HandOver(_In):
@@ -188,6 +188,15 @@ class ErrorOut(BaseModel):
 
 class Health(BaseModel):
     ok: bool
+
+
+class Ready(BaseModel):
+    #: Whether this process can serve games now (its database and broker answer).
+    ready: bool
+    #: ``ok``, or why the database does not answer.
+    database: str
+    #: ``ok``, ``not used`` (one process), or why Redis does not answer.
+    redis: str
 
 
 #: The refusals most routes can give, for the OpenAPI document.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Bot levels offered to players: level name -> bot spec for :func:`kerala.bots.make_bot`.
@@ -64,3 +64,17 @@ class Settings(BaseSettings):
     bot_lease: Annotated[float, Field(gt=0.5, le=600)] = 5.0
     #: Seconds between looks for bot turns left waiting (a dead process's, a lost message's).
     bot_sweep: Annotated[float, Field(gt=0, le=600)] = 2.0
+
+    @field_validator("db")
+    @classmethod
+    def _known_database(cls, v: str) -> str:
+        from kerala.server.store import normalize_url
+
+        return normalize_url(v)
+
+    @field_validator("redis")
+    @classmethod
+    def _redis_url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
+        return v or None

@@ -15,6 +15,7 @@ tiles are stored in ``games.hidden_removed``, which no response, event or log ev
 from __future__ import annotations
 
 import datetime as dt
+import json
 import queue
 import threading
 from collections.abc import Callable
@@ -109,14 +110,46 @@ def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+#: The databases the server runs on (SQLAlchemy backend names).
+BACKENDS = ("sqlite", "postgresql")
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be used: one line saying why (no password in it)."""
+
+
+def normalize_url(url: str) -> str:
+    """``url`` checked, with ``postgresql://`` meaning psycopg 3 (the driver the ``web`` extra
+    installs); ``ValueError`` with a one-line reason for anything else.
+
+    >>> normalize_url("postgresql://kerala@db/kerala")
+    'postgresql+psycopg://kerala@db/kerala'
+    >>> normalize_url("mysql://u@h/db")
+    Traceback (most recent call last):
+    ...
+    ValueError: unsupported database "mysql://": use sqlite:///FILE or postgresql://USER@HOST/DB
+    """
+    try:
+        u = sa.make_url(url)
+    except sa.exc.ArgumentError:
+        raise ValueError(f"{json.dumps(url)} is not a database URL") from None
+    backend = u.get_backend_name()
+    if backend not in BACKENDS:
+        raise ValueError(
+            f"unsupported database {json.dumps(u.drivername + '://')}: "
+            "use sqlite:///FILE or postgresql://USER@HOST/DB"
+        )
+    if backend == "postgresql" and u.drivername == "postgresql":
+        u = u.set(drivername="postgresql+psycopg")
+    return u.render_as_string(hide_password=False)
+
+
 def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
     """An engine for ``url``; SQLite files get WAL, the given sync level and a busy timeout."""
-    u = sa.make_url(url)
+    u = sa.make_url(normalize_url(url))
     if u.get_backend_name() == "sqlite":
         if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
             raise ValueError(f"SQLite synchronous must be NORMAL or FULL, not {sqlite_synchronous}")
-        if u.database and u.database != ":memory:":
-            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         # Connections are cheap: enough that a burst of requests never queues for one.
         pool: dict[str, int] = {}
         if u.database and u.database != ":memory:":
@@ -126,7 +159,41 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous.upper()))
         return engine
-    return sa.create_engine(u, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return sa.create_engine(
+        u, pool_size=10, max_overflow=20, pool_pre_ping=True, connect_args={"connect_timeout": 5}
+    )
+
+
+def check_database(url: str, run_migrations: bool = True) -> None:
+    """Connect to the database at ``url`` and bring its schema up to date, or raise
+    :class:`DatabaseUnavailable` with one line saying what is wrong (a missing directory, a
+    refused or silent server, a file that is not a database, an unsupported scheme)."""
+    try:
+        url = normalize_url(url)
+    except ValueError as e:
+        raise DatabaseUnavailable(str(e)) from None
+    u = sa.make_url(url)
+    if u.get_backend_name() == "sqlite" and u.database and u.database != ":memory:":
+        folder = Path(u.database).expanduser().absolute().parent
+        if not folder.is_dir():
+            raise DatabaseUnavailable(f"the folder {folder} does not exist")
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+        if run_migrations:
+            migrate(url)
+    except sa.exc.DBAPIError as e:
+        raise DatabaseUnavailable(_first_line(e.orig if e.orig is not None else e)) from None
+    except sa.exc.SQLAlchemyError as e:
+        raise DatabaseUnavailable(_first_line(e)) from None
+    finally:
+        engine.dispose()
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+    return lines[0] if lines else type(e).__name__
 
 
 def alembic_config(url: str) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -10,6 +11,8 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import write_record
+from kerala.server.fanout import Broker
+from kerala.server.repository import GameRepository
 from kerala.server.routes.deps import (
     AnnouncerDep,
     BotsDep,
@@ -34,6 +37,7 @@ from kerala.server.schemas import (
     Health,
     HintAsk,
     Hints,
+    Ready,
     Replay,
 )
 from kerala.server.wire import Snapshot, dumpb
@@ -63,7 +67,29 @@ def _base_url(request: Request, public_url: str | None) -> str:
 
 @router.get("/health", response_model=Health)
 def health() -> dict[str, bool]:
+    """Liveness: the process answers (it asks nothing of the database)."""
     return {"ok": True}
+
+
+@router.get(
+    "/ready",
+    response_model=Ready,
+    responses={503: {"model": Ready, "description": "the database or Redis does not answer"}},
+)
+async def ready(request: Request) -> Response:
+    """Readiness: the database and, with several processes, Redis answer (503 if not)."""
+    repo: GameRepository = request.app.state.repo
+    broker: Broker = request.app.state.broker
+    out = {"ready": True, "database": "ok", "redis": "ok" if broker.name == "redis" else "not used"}
+    try:
+        await asyncio.wait_for(run_in_threadpool(repo.ping), 5)
+    except Exception as e:
+        out["ready"], out["database"] = False, f"unavailable ({type(e).__name__})"
+    try:
+        await asyncio.wait_for(broker.ping(), 5)
+    except Exception as e:
+        out["ready"], out["redis"] = False, f"unavailable ({type(e).__name__})"
+    return _json(out, 200 if out["ready"] else 503)
 
 
 @router.get("/bots", response_model=BotLevels)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from kerala.server.domain import GameError, GameNotFound
+from kerala.server.domain import GameError, GameNotFound, js
 from kerala.server.errors import ApiError, refusal
 from kerala.server.fanout import Announcer
 from kerala.server.hub import Connection, Hub
@@ -156,13 +156,28 @@ class _Session:
         self.announcer.announce(event, snap)
 
 
+def _since(text: str | None) -> int | None:
+    """The ``since`` query: the last event number the client saw, a whole number >= 0."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise ApiError(
+            400,
+            "bad_request",
+            f"'since' must be the last event number seen, a whole number >= 0; got {js(text)}",
+        )
+    return int(text)
+
+
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(
     ws: WebSocket,
     game_id: str,
-    token: Annotated[str | None, Query(max_length=200)] = None,
-    since: Annotated[int | None, Query(ge=0)] = None,
+    token: Annotated[str | None, Query()] = None,
+    since_text: Annotated[str | None, Query(alias="since")] = None,
 ) -> None:
+    """The query is checked here, after the socket is accepted, so that a refusal is a JSON
+    ``error`` message (then a close with code 4000 + status), not a bare HTTP 403."""
     app = ws.app
     service: GameService = app.state.service
     hub: Hub = app.state.hub
@@ -171,6 +186,9 @@ async def game_socket(
     try:
         if not re.fullmatch(GAME_ID_PATTERN, game_id):
             raise GameNotFound(game_id)
+        since = _since(since_text)
+        if token is not None and len(token) > 200:
+            raise ApiError(403, "bad_token", "a seat token is at most 200 characters")
         # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
         _, seat = await run_in_threadpool(service.get, game_id, token)
     except (ApiError, GameError) as e:
