@@ -592,3 +592,15 @@ def test_issue14_simulate_progress_moves_per_finished_game() -> None:
     assert counts[0] == 0
     steps = [b - a for a, b in itertools.pairwise(counts)]
     assert steps and max(steps) <= 2, counts
+
+
+def test_issue14_cells_are_shown_as_written_and_markup_is_not_eaten(tmp_path: Path) -> None:
+    doc = json.loads(EXAMPLE.read_text())
+    doc["stacks"][0]["at"] = [True, 1]
+    bad = write(tmp_path / "bad.json", doc)
+    p = kerala("score", bad)
+    assert p.returncode == 1
+    # "[x, y]" is text, not console markup ("cell  of"); the value is JSON, not Python.
+    assert p.stderr.strip() == (
+        f"error: {bad}: stacks[0].at must be a cell [x, y] of two integers, got [true, 1]"
+    )

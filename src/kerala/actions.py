@@ -27,6 +27,7 @@ Each decision also has a short text form, ``str(d)``, in the terminal's tile cod
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,7 +146,11 @@ def parse_cell(value: object, where: str) -> Cell:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise DecisionSyntaxError(f"{where} must be a cell [x, y] of two integers, got {value!r}")
+        try:  # shown as it was written (JSON: [true, 1]), not in Python's form
+            shown = json.dumps(value)
+        except (TypeError, ValueError):
+            shown = repr(value)
+        raise DecisionSyntaxError(f"{where} must be a cell [x, y] of two integers, got {shown}")
     if not all(-LIMIT <= v <= LIMIT for v in value):
         raise DecisionSyntaxError(
             f"P6: {where}: {list(value)!r} is outside the coordinate range ±{LIMIT}"
