@@ -6,10 +6,19 @@ turn a client waits its think time, picks a random legal decision, sends it over
 measures the round trip: from sending until its own socket delivers the event of that decision
 (the decision checked, committed to the database, and announced). Bots take no part.
 
-Reports decisions/s, and the p50/p90/p99/max round trip.
+With ``--processes P`` it starts P server processes on one fresh PostgreSQL database (made on
+the ``--postgres`` server, dropped afterwards) and one Redis (``--redis``, a key prefix of its
+own), and connects the two seats of a game to different processes: every event then reaches
+the other seat through Redis. It also measures that *fan-out* (from sending a decision until
+the other seat's socket, on the other process, delivers its event), and checks afterwards that
+no decision a client saw accepted is missing from the database ("lost").
+
+Reports decisions/s, the p50/p90/p99/max round trip, refusals, unanswered and lost decisions.
 
     .venv/bin/python benchmarks/load.py --games 200 --think 1.0 --duration 60
     .venv/bin/python benchmarks/load.py --games 200 --think 0 --duration 30   # saturation
+    .venv/bin/python benchmarks/load.py --games 1000 --think 3 --duration 60 --processes 2 \
+        --postgres postgresql://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -43,6 +52,13 @@ class Stats:
         self.lag: list[float] = []
         self.errors: dict[str, int] = {}
         self.finished = 0
+        #: (game, decision number) -> when it was sent; and the other seat's delivery delays.
+        self.sent_at: dict[tuple[str, int], float] = {}
+        self.fanout: list[float] = []
+        #: Decisions sent over 5 s before the end whose event never came back.
+        self.unanswered = 0
+        #: Per game: the highest decision number a client saw accepted.
+        self.acked: dict[str, int] = {}
 
 
 async def seat_client(
@@ -64,7 +80,7 @@ async def seat_client(
                     ws.recv(), timeout=max(0.1, stop_at - time.monotonic())
                 )
             except TimeoutError:
-                return
+                break
             msg = loads(raw)
             kind = msg["type"]
             if kind == "error":
@@ -73,13 +89,17 @@ async def seat_client(
                 game = None
             else:
                 game = msg["game"]
-            if (
-                kind == "event"
-                and pending is not None
-                and msg["event"].get("decision_number") == pending[0]
-            ):
-                stats.rtts.append(time.perf_counter() - pending[1])
-                pending = None
+            if kind == "event":
+                number = msg["event"].get("decision_number")
+                if number is not None:
+                    stats.acked[gid] = max(stats.acked.get(gid, 0), number)
+                    if msg["event"].get("seat") != seat:
+                        t = stats.sent_at.pop((gid, number), None)
+                        if t is not None:
+                            stats.fanout.append(time.perf_counter() - t)
+                if pending is not None and number == pending[0]:
+                    stats.rtts.append(time.perf_counter() - pending[1])
+                    pending = None
             if game is None:
                 continue
             if game["status"] == "over":
@@ -92,15 +112,23 @@ async def seat_client(
                 decision = rng.choice(game["legal"])
                 expected = game["decision_number"]
                 pending = (expected + 1, time.perf_counter())
+                stats.sent_at[(gid, expected + 1)] = pending[1]
                 await ws.send(
                     json.dumps({"type": "decision", "decision": decision, "expected": expected})
                 )
+        if pending is not None and time.perf_counter() - pending[1] > 5:
+            stats.unanswered += 1
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(
+    db: str, redis: str | None = None, prefix: str | None = None
+) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    args = ["--redis", redis] if redis else []
+    if prefix:
+        env["KERALA_REDIS_PREFIX"] = prefix
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kerala", "serve", "--port", "0", "--db", db],
+        [sys.executable, "-m", "kerala", "serve", "--port", "0", "--db", db, *args],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -123,6 +151,26 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     raise SystemExit("the server did not answer")
 
 
+def fresh_postgres(server: str) -> tuple[str, Any]:
+    """A new database on the PostgreSQL ``server``, and a function that drops it."""
+    import secrets
+
+    import sqlalchemy as sa
+
+    name = f"kerala_load_{secrets.token_hex(4)}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    url = sa.make_url(server).set(database=name).render_as_string(hide_password=False)
+    return url, drop
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -138,25 +186,32 @@ async def lag_monitor(stats: Stats, stop_at: float) -> None:
         stats.lag.append(time.perf_counter() - t - 0.01)
 
 
-async def run(base: str, games: int, think: float, duration: float, seed: int) -> dict[str, Any]:
+async def run(
+    bases: list[str], games: int, think: float, duration: float, seed: int
+) -> dict[str, Any]:
     rng = random.Random(seed)
     colors = ["blue", "black", "green", "red", "purple"]
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        created = []
-        for i in range(games):
+    sem = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(timeout=60) as http:
+
+        async def make(i: int) -> dict[str, Any]:
             a, b = rng.sample(colors, 2)
-            r = await http.post(
-                "/api/games",
-                json={"seats": [{"name": f"a{i}", "color": a}, {"name": f"b{i}", "color": b}]},
-            )
+            async with sem:
+                r = await http.post(
+                    bases[i % len(bases)] + "/api/games",
+                    json={"seats": [{"name": f"a{i}", "color": a}, {"name": f"b{i}", "color": b}]},
+                )
             r.raise_for_status()
-            created.append(r.json())
+            created: dict[str, Any] = r.json()
+            return created
+
+        created = list(await asyncio.gather(*(make(i) for i in range(games))))
     stats = Stats()
     start = time.monotonic()
     stop_at = start + duration
     tasks = [
         seat_client(
-            base,
+            bases[(n + inv["seat"]) % len(bases)],  # a game's seats on different processes
             g["id"],
             inv["seat"],
             inv["token"],
@@ -165,14 +220,27 @@ async def run(base: str, games: int, think: float, duration: float, seed: int) -
             stop_at,
             random.Random(rng.getrandbits(32)),
         )
-        for g in created
+        for n, g in enumerate(created)
         for inv in g["invites"]
     ]
     results = await asyncio.gather(lag_monitor(stats, stop_at), *tasks, return_exceptions=True)
     elapsed = time.monotonic() - start
     failures = [r for r in results if isinstance(r, BaseException)]
     ms = [x * 1000 for x in stats.rtts]
+    fan = [x * 1000 for x in stats.fanout]
+    # Every decision a client saw accepted must be in the database (read on any process).
+    lost = 0
+    async with httpx.AsyncClient(timeout=60) as http:
+
+        async def check(i: int, g: dict[str, Any]) -> int:
+            async with sem:
+                r = await http.get(bases[i % len(bases)] + f"/api/games/{g['id']}")
+            stored = r.json()["decision_number"]
+            return max(0, stats.acked.get(g["id"], 0) - stored)
+
+        lost = sum(await asyncio.gather(*(check(i, g) for i, g in enumerate(created))))
     return {
+        "processes": len(bases),
         "games": games,
         "clients": len(tasks),
         "think_s": think,
@@ -187,6 +255,13 @@ async def run(base: str, games: int, think: float, duration: float, seed: int) -
             "max": round(max(ms), 2) if ms else None,
             "mean": round(statistics.fmean(ms), 2) if ms else None,
         },
+        "fanout_ms": {
+            "p50": round(pct(fan, 50), 2),
+            "p99": round(pct(fan, 99), 2),
+            "max": round(max(fan), 2) if fan else None,
+        },
+        "unanswered": stats.unanswered,
+        "lost": lost,
         "client_loop_lag_ms": {
             "p50": round(pct([x * 1000 for x in stats.lag], 50), 2),
             "p99": round(pct([x * 1000 for x in stats.lag], 99), 2),
@@ -203,17 +278,38 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0, help="mean think time per decision, s")
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--url", help="a running server (default: start one on a fresh SQLite file)")
+    ap.add_argument(
+        "--url",
+        action="append",
+        help="a running server (repeat for several; default: start them)",
+    )
+    ap.add_argument("--processes", type=int, default=1, help="server processes to start")
+    ap.add_argument(
+        "--postgres",
+        help="PostgreSQL server URL: a fresh database is made on it (needed for --processes > 1)",
+    )
+    ap.add_argument("--redis", help="Redis URL (needed for --processes > 1)")
     ap.add_argument("--json", action="store_true", help="print only the JSON summary")
     args = ap.parse_args()
-    proc = None
+    procs: list[subprocess.Popen[str]] = []
     tmp = None
-    base = args.url
-    if base is None:
-        tmp = tempfile.TemporaryDirectory()
-        proc, base = start_server(f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}")
+    bases: list[str] = [u.rstrip("/") for u in args.url or []]
+    pg_drop = None
+    if not bases:
+        if args.processes > 1 and not (args.postgres and args.redis):
+            raise SystemExit("--processes > 1 needs --postgres and --redis")
+        if args.postgres:
+            db, pg_drop = fresh_postgres(args.postgres)
+        else:
+            tmp = tempfile.TemporaryDirectory()
+            db = f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
+        prefix = f"kerala_load_{os.getpid()}"
+        for _ in range(args.processes):
+            proc, base = start_server(db, args.redis if args.processes > 1 else None, prefix)
+            procs.append(proc)
+            bases.append(base)
     try:
-        coro = run(base.rstrip("/"), args.games, args.think, args.duration, args.seed)
+        coro = run(bases, args.games, args.think, args.duration, args.seed)
         try:
             import uvloop  # the server runs on it too (uvicorn[standard])
 
@@ -221,18 +317,20 @@ def main() -> None:
         except ImportError:
             out = asyncio.run(coro)
     finally:
-        if proc is not None:
+        for proc in procs:
             proc.terminate()
             proc.wait(10)
         if tmp is not None:
             tmp.cleanup()
+        if pg_drop is not None:
+            pg_drop()
     if args.json:
         print(json.dumps(out))
         return
     r = out["rtt_ms"]
     print(
-        f"{out['games']} games, {out['clients']} WebSocket clients, think {out['think_s']} s, "
-        f"{out['seconds']} s"
+        f"{out['games']} games on {out['processes']} server process(es), {out['clients']} "
+        f"WebSocket clients, think {out['think_s']} s, {out['seconds']} s"
     )
     print(
         f"decisions: {out['decisions']} ({out['decisions_per_s']}/s), finished games: "
@@ -241,6 +339,11 @@ def main() -> None:
     print(
         f"round trip ms: p50 {r['p50']}  p90 {r['p90']}  p99 {r['p99']}  max {r['max']}  "
         f"mean {r['mean']}"
+    )
+    f = out["fanout_ms"]
+    print(
+        f"fan-out to the other seat ms: p50 {f['p50']}  p99 {f['p99']}  max {f['max']}   "
+        f"unanswered {out['unanswered']}  lost {out['lost']}"
     )
     lag = out["client_loop_lag_ms"]
     print(
