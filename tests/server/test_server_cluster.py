@@ -16,8 +16,9 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import sqlalchemy as sa
 import websockets
-from serverproc import Server
+from serverproc import Server, play_over_socket
 
 pytestmark = pytest.mark.timeout(240)
 REDIS = "redis://127.0.0.1:6379/0"
@@ -264,3 +265,74 @@ def test_issue11_2_kill9_loses_nothing_clients_move_over_bots_are_taken_over(
         if e["kind"] == "decision" and e["seat"] == 1 and e["number"] > max(player.mine[:5])
     ]
     assert bot_turns_after
+
+
+def server_children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_issue11_2_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: Path) -> None:
+    """``kerala serve --workers 2``: two server processes behind one port form one world."""
+    srv = Server(
+        pg_url,
+        tmp_path / "workers.log",
+        "--redis",
+        REDIS,
+        "--workers",
+        "2",
+        KERALA_REDIS_PREFIX=prefix,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(server_children(srv.proc.pid)) < 2:
+            assert time.monotonic() < deadline, "the two workers did not start"
+            time.sleep(0.1)
+        ready = srv.http.get("/api/ready")
+        assert ready.status_code == 200
+        assert ready.json() == {"ready": True, "database": "ok", "redis": "ok"}
+        seats = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
+        created = srv.http.post("/api/games", json={"seats": seats}).json()
+
+        async def both() -> list[dict[str, Any]]:
+            # Each socket lands on either worker; both seats play the game to its end.
+            return list(
+                await asyncio.gather(
+                    *(
+                        play_over_socket(
+                            srv.ws_url, created["id"], inv["token"], stall=10, rng=random.Random(i)
+                        )
+                        for i, inv in enumerate(created["invites"])
+                    )
+                )
+            )
+
+        finals = asyncio.run(both())
+        assert [f["status"] for f in finals] == ["over", "over"]
+    finally:
+        srv.stop()
+
+
+def test_issue11_2_ready_says_when_the_database_is_gone(make_client: Any, pg_url: str) -> None:
+    """Readiness (docs/deploy.md): 200 while the database answers, 503 once it is gone."""
+    client = make_client(db=pg_url)
+    assert client.get("/api/ready").json() == {
+        "ready": True,
+        "database": "ok",
+        "redis": "not used",
+    }
+    admin = sa.create_engine(pg_url.rsplit("/", 1)[0] + "/test", isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'DROP DATABASE "{sa.make_url(pg_url).database}" WITH (FORCE)'))
+    admin.dispose()
+    r = client.get("/api/ready")
+    assert r.status_code == 503
+    assert r.json()["ready"] is False and r.json()["database"].startswith("unavailable")
+    assert client.get("/api/health").status_code == 200  # alive, not ready
