@@ -80,7 +80,7 @@ function names(st) {
 
 function timeline(st, go, analysis) {
   const bar = h("div", { class: "analysis-timeline", id: "analysis-timeline", role: "list", "aria-label": "mistakes on the timeline" });
-  bar.style.cssText = "position:relative;height:22px;margin:6px 0;border-radius:4px;background:var(--panel-2, #eee)";
+  bar.style.cssText = "position:relative;height:22px;margin:6px 0 10px;border-radius:4px;background:var(--panel-2, #eee);overflow:hidden";
   const total = Math.max(1, st.total);
   const color = { blunder: "#c62828", mistake: "#ef6c00", inaccuracy: "#f9a825" };
   const z = { blunder: 3, mistake: 2, inaccuracy: 1 };
@@ -104,7 +104,7 @@ function timeline(st, go, analysis) {
     );
     // One step wide (3 to 10 px), centred on its step; worse flags drawn on top.
     const w = `max(3px, min(10px, ${100 / total}%))`;
-    mark.style.cssText = `position:absolute;top:2px;width:${w};height:18px;padding:0;border:0;border-radius:2px;cursor:pointer;background:${color[d.flag]};left:calc(${(100 * step) / total}% - ${w} / 2);z-index:${z[d.flag]}`;
+    mark.style.cssText = `position:absolute;top:2px;width:${w};min-width:0;height:18px;min-height:0;padding:0;margin:0;border:0;border-radius:2px;cursor:pointer;background:${color[d.flag]};left:calc(${(100 * step) / total}% - ${w} / 2);z-index:${z[d.flag]}`;
     bar.append(mark);
   }
   const here = h("span", { class: "analysis-here", "aria-hidden": "true" });
@@ -167,6 +167,15 @@ function markBoard(page, st, analysis) {
     title.textContent = "the bot's choice";
     r.append(title);
     svg.append(r);
+    // Make room for a cell outside the drawn grounds (an empty neighbour at the edge).
+    const vb = (svg.getAttribute("viewBox") || "").split(/[ ,]+/).map(Number);
+    if (vb.length === 4 && vb.every(Number.isFinite)) {
+      const x0 = Math.min(vb[0], at[0] * S - 10);
+      const y0 = Math.min(vb[1], at[1] * S - 10);
+      const x1 = Math.max(vb[0] + vb[2], at[0] * S + S + 10);
+      const y1 = Math.max(vb[1] + vb[3], at[1] * S + S + 10);
+      svg.setAttribute("viewBox", [x0, y0, x1 - x0, y1 - y0].join(" "));
+    }
   }
 }
 
