@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck bench yardstick clean
+.PHONY: setup play test lint lint-js typecheck bench yardstick clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,17 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
+# The browser UI's JavaScript: ESLint from npm (package.json, package-lock.json).
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+lint-js: node_modules/.package-lock.json
+	npx eslint src/kerala/server/static/js
+
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck
+test: $(STAMP) lint typecheck lint-js
 	$(BIN)/pytest
 
 bench: $(STAMP)

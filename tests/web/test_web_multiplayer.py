@@ -69,10 +69,12 @@ def test_two_players_through_invite_links_and_a_watcher(
         log_w = watcher.inner_text("#log")
         assert "Ada placed" in log_w and "Bo placed" in log_w
         assert watcher.inner_text("#log") == ada.inner_text("#log") == bo.inner_text("#log")
-        # Another player's grounds can be enlarged, and made small again.
-        watcher.locator(".other[data-seat='1'] h3 button").click()
-        watcher.wait_for_selector(".other.enlarged[data-seat='1']")
+        # Another player's grounds can be enlarged (a dialog), and closed again.
+        watcher.locator(".other[data-seat='1'] [data-enlarge='1']").click()
+        watcher.wait_for_selector("dialog#zoom .grounds-box[data-seat='1']")
         shot(watcher, "watch-desktop")
+        watcher.click("#zoom-close")
+        watcher.wait_for_selector("dialog#zoom", state="detached")
         watcher.set_viewport_size(PHONE)
         shot(watcher, "watch-phone")
         assert not errors, errors
@@ -129,7 +131,7 @@ def test_a_silent_seat_is_handed_to_a_bot(server: Server, browser: Browser, page
     button = page.locator("#hand-over").first
     assert "Sleepy" in button.inner_text()
     button.click()
-    page.wait_for_selector("li.player[data-seat='0'] >> text=handed to a bot")
+    page.wait_for_selector(".seat-head[data-seat='0'] >> text=handed to a bot")
     # The bot now plays Sleepy's turn, and it is Eager's turn.
     assert not wait_turn_or_end(page)
     assert int(game_attr(page, "decision-number")) >= 1
@@ -158,5 +160,6 @@ def test_setup_with_chosen_removal_and_another_first_player(server: Server, page
     ]
     page.goto(page.input_value("#watch-link"))
     page.wait_for_selector("#game[data-decision-number]")
-    names = page.locator("li.player .seat-chip").all_inner_texts()
+    # The table shows the seats in order (a watcher's first grounds is seat 0's).
+    names = page.locator(".table .seat-panel .seat-name").all_inner_texts()
     assert [n.strip() for n in names] == ["Cy", "Ada", "Bo"]

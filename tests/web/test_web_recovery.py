@@ -60,6 +60,9 @@ def test_keyboard_only_turn(server: Server, page: Page) -> None:
         before = game_attr(page, "decision-number")
         page.locator("#skip").focus()
         page.keyboard.press("Enter")
+        # The skip asks for a confirm like every decision (issue 12); focus moves to Confirm.
+        page.wait_for_selector("#confirm-btn:focus")
+        page.keyboard.press("Enter")
         wait_decided(page, before)
         assert not wait_turn_or_end(page)
     # Escape drops a half-made choice.

@@ -44,8 +44,10 @@ def test_replay_a_finished_game_step_by_step(server: Server, page: Page, tmp_pat
     page.click("#replay-link")
     page.wait_for_selector("#replay-at")
     n = int(page.inner_text("#replay-at").split("/")[1])
-    assert page.inner_text("#replay-at") == f"{n} / {n}"
-    # At the end the replay shows the same score sheet as the game page.
+    # The replay opens at the start (issue 12); at the end it shows the game page's sheet.
+    assert page.inner_text("#replay-at") == f"0 / {n}"
+    page.click("#replay-last")
+    wait_at(page, n)
     assert page.locator("#replay-result tr[data-row='total'] td").all_inner_texts() == total_sheet
     page.click("#replay-first")
     page.wait_for_function(
@@ -78,6 +80,9 @@ def test_replay_a_finished_game_step_by_step(server: Server, page: Page, tmp_pat
     good.write_text(json.dumps(doc))
     page.goto(server.url + "/#/replay")
     page.set_input_files("#replay-file", str(good))
+    page.wait_for_selector("#replay-at")
+    assert page.inner_text("#replay-at") == f"0 / {n}"
+    page.keyboard.press("End")
     page.wait_for_selector("#replay-result")
     assert page.inner_text("#replay-at") == f"{n} / {n}"
     assert page.locator("#replay-result tr[data-row='total'] td").all_inner_texts() == total_sheet

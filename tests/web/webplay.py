@@ -91,7 +91,9 @@ def play_turn(page: Page, used: set[str], pass_after: int = 6) -> str:
             used.add("follow_up")
             did = "follow_up"
         else:
-            page.click("#skip")
+            page.click("#skip")  # a skip is confirmed like every other decision (issue 12)
+            assert "Leave out" in page.inner_text("#confirm-text")
+            page.click("#confirm-btn")
             did = "skip"
     else:
         tiles = page.locator("#display button:not([disabled])")
@@ -150,3 +152,63 @@ def play_turn(page: Page, used: set[str], pass_after: int = 6) -> str:
             did = "place"
     wait_decided(page, before)
     return did
+
+
+# ---- games set up over the API (for the tests of what the table shows) ------------------------
+
+COLORS = ["blue", "red", "green", "purple", "black"]
+
+
+def create_game(page: Page, url: str, players: int = 2, level: str = "random") -> dict[str, Any]:
+    """A game of one human (seat 0, "Asha") against random bots, created over the API."""
+    names = ["Asha", "Ravi", "Meera", "Dev", "Lila"]
+    seats = [{"name": "Asha", "color": "blue", "kind": "human"}] + [
+        {"name": names[i], "color": COLORS[i], "kind": "bot", "level": level}
+        for i in range(1, players)
+    ]
+    r = page.request.post(f"{url}/api/games", data={"seats": seats, "removal": "random"})
+    assert r.status == 201, r.text()
+    created: dict[str, Any] = json.loads(r.text())
+    inv = created["invites"][0]
+    created["token"] = inv["path"].split("token=")[1]
+    created["path"] = inv["path"]
+    return created
+
+
+def api_game(page: Page, url: str, gid: str, token: str | None) -> dict[str, Any]:
+    r = page.request.get(
+        f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"} if token else {}
+    )
+    assert r.ok, r.text()
+    game: dict[str, Any] = json.loads(r.text())
+    return game
+
+
+def api_play(
+    page: Page,
+    url: str,
+    gid: str,
+    token: str,
+    until: Any,
+    timeout: float = 60.0,
+) -> dict[str, Any]:
+    """Play the human seat over the API (first placement offered) until ``until(game)``."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        g = api_game(page, url, gid, token)
+        if until(g) or g["status"] == "over":
+            return g
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        if not g["legal"]:
+            time.sleep(0.05)  # the bot's turn
+            continue
+        places = [d for d in g["legal"] if "take" in d]
+        d = (places or g["legal"])[0]
+        r = page.request.post(
+            f"{url}/api/games/{gid}/decisions",
+            data={"decision": d, "expected": g["decision_number"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.ok, r.text()

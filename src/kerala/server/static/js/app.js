@@ -1,10 +1,14 @@
-// Entry point: picks the page from the address and keeps the color-blind setting.
+// Entry point: loads the words and the rules, then picks the page from the address.
 //   /?game=ID[&seat=S&token=T]   the game page (a seat with its invite token, else watching)
+//   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
 //   /                            home: new game, play against a bot
 
 import { ensureDefs } from "./grounds.js";
+import { applyMarkup, currentLang, loadLang, setLang } from "./i18n.js";
+import { loadRules } from "./rules.js";
+import { useRules } from "./tiles.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
@@ -17,6 +21,17 @@ function setupColorBlind() {
   box.addEventListener("change", () => {
     document.body.classList.toggle("cb", box.checked);
     localStorage.setItem("kerala.cb", box.checked ? "1" : "0");
+  });
+}
+
+function setupLanguage() {
+  const sel = document.getElementById("lang");
+  sel.value = currentLang();
+  sel.addEventListener("change", async () => {
+    await setLang(sel.value);
+    applyMarkup();
+    routed = null;
+    route(); // draw the page again in the new language
   });
 }
 
@@ -56,6 +71,10 @@ async function route() {
     nav = "calc";
     const { mountCalc } = await import("./calc.js");
     cleanup = mountCalc(main);
+  } else if (page === "rules") {
+    nav = "rules";
+    const { mountRules } = await import("./rulespage.js");
+    cleanup = mountRules(main);
   } else if (page === "replay") {
     nav = "replay";
     const { mountReplay } = await import("./replay.js");
@@ -80,8 +99,18 @@ document.addEventListener("click", (ev) => {
   route();
 });
 
-ensureDefs();
-setupColorBlind();
-window.addEventListener("hashchange", route);
-window.addEventListener("popstate", route);
-route();
+async function start() {
+  const [, r] = await Promise.all([loadLang(), loadRules()]);
+  useRules(r);
+  applyMarkup();
+  ensureDefs();
+  setupColorBlind();
+  setupLanguage();
+  window.addEventListener("hashchange", route);
+  window.addEventListener("popstate", route);
+  route();
+}
+
+start().catch((e) => {
+  main.textContent = `Kerala could not start: ${e.message}`;
+});

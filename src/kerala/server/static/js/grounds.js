@@ -2,7 +2,8 @@
 // Owns the look of tiles, stacks, arches, special icons, elephant figures and the
 // highlighting of clickable cells; knows nothing of the rules or the server.
 
-import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, key } from "./tiles.js";
+import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, tileTip, key } from "./tiles.js";
+import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -58,6 +59,9 @@ export function ensureDefs() {
     PATTERNS[c](p);
     defs.append(p);
   }
+  const hatch = s("pattern", { id: "pat-surplus", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+  hatch.append(s("rect", { width: 10, height: 10, fill: "#fff", opacity: 0.35 }), s("path", { d: "M0 0 V10", stroke: "#c00", "stroke-width": 3, opacity: 0.7 }));
+  defs.append(hatch);
   const holder = s(
     "svg",
     { id: "kerala-defs", width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" },
@@ -253,30 +257,31 @@ export function tileSvg(name, size = 56, opts = {}) {
   return svg;
 }
 
-/** An elephant figure: standing upright, or lying on its side (a pass used, G3). */
-function figure(color, x, y, r, lying) {
-  const g = s("g", {
-    class: lying ? "figure lying" : "figure standing",
-    transform: `translate(${x} ${y})`,
-  });
-  g.append(
-    s("circle", {
-      r,
-      fill: "#fffbe8",
-      stroke: lying ? "#777" : "#111",
-      "stroke-width": r * 0.14,
-      "stroke-dasharray": lying ? `${r * 0.3} ${r * 0.2}` : null,
-    }),
-  );
-  // A lying elephant is the same figure turned on its side (feet to the right).
-  const icon = s("g", { transform: lying ? "rotate(-90)" : null });
-  icon.append(elephantIcon(-r * 0.8, -r * 0.8, r * 1.6, COLOR_FILL[color]));
-  g.append(icon);
-  if (lying)
+/**
+ * An elephant figure on a plate: standing is an upright figure on a tall plate with a solid
+ * outline; lying (a pass used, G3) is the figure on its side on a wide grey plate with a dashed
+ * outline. The two shapes differ at every zoom, even where the figure itself is a few pixels.
+ */
+function figure(color, x, y, S, lying) {
+  const g = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
+  if (lying) {
+    const w = S * 0.5,
+      hh = S * 0.3;
     g.append(
-      s("title", {}, "lying elephant (a pass used)"),
+      s("rect", { x: -w / 2, y: -hh / 2, width: w, height: hh, rx: hh * 0.3, fill: "#d9d4c7", stroke: "#111", "stroke-width": S * 0.025, "stroke-dasharray": `${S * 0.05} ${S * 0.03}` }),
+      s("g", { transform: "rotate(90)" }, elephantIcon(-hh * 0.48, -hh * 0.48, hh * 0.96, COLOR_FILL[color])),
     );
-  else g.append(s("title", {}, "standing elephant"));
+    g.append(s("title", {}, t("board.lying")));
+  } else {
+    const w = S * 0.36,
+      hh = S * 0.44;
+    g.append(
+      s("rect", { x: -w / 2, y: -hh / 2, width: w, height: hh, rx: w * 0.22, fill: "#fffbe8", stroke: "#111", "stroke-width": S * 0.03 }),
+      elephantIcon(-w * 0.46, -hh * 0.4, w * 0.92, COLOR_FILL[color]),
+      s("rect", { x: -w * 0.34, y: hh * 0.26, width: w * 0.68, height: hh * 0.1, rx: 2, fill: "#111" }),
+    );
+    g.append(s("title", {}, t("board.standing")));
+  }
   return g;
 }
 
@@ -286,7 +291,10 @@ function figure(color, x, y, r, lying) {
  * opts.marks: [{at:[x,y], cls:"target"|"source"|"dest"|"chosen", label}] cells to highlight;
  *   marked cells (and, with opts.emptyRing, the empty cells around the grounds) are clickable.
  * opts.onCell(cell, mark): called on click / Enter / Space.
- * opts.removed: cells removed as surplus (SC1), drawn crossed out.
+ * opts.removed: cells removed as surplus (SC1), drawn crossed out (the final score).
+ * opts.surplus: cells that would be removed if the game ended now (the live score), hatched.
+ * opts.recent: [{at, kind: "placed"|"to"|"from"}] the owner's last turn, outlined until their next.
+ * opts.fresh: cells changed by decisions new since the last drawing (they animate briefly).
  * opts.ghost: {at, tile} a tile previewed on a cell (the pending placement).
  */
 export function renderGrounds(g, opts = {}) {
@@ -324,6 +332,8 @@ export function renderGrounds(g, opts = {}) {
   });
   svg.dataset.baseViewbox = vb.join(" ");
   const removed = new Set((opts.removed || []).map(key));
+  const surplus = new Set((opts.surplus || []).map(key));
+  const fresh = new Set((opts.fresh || []).map(key));
 
   const activate = (c, m) => opts.onCell && opts.onCell(c, m);
   const addInteractive = (el, c, m, label) => {
@@ -371,7 +381,7 @@ export function renderGrounds(g, opts = {}) {
       gh.setAttribute("opacity", "0.75");
       el.append(gh);
     }
-    if (m || opts.emptyRing) addInteractive(el, c, m, (m && m.label) || `empty cell (${c[0]}, ${c[1]})`);
+    if (m || opts.emptyRing) addInteractive(el, c, m, (m && m.label) || t("board.empty", { x: c[0], y: c[1] }));
     svg.append(el);
   }
 
@@ -382,8 +392,10 @@ export function renderGrounds(g, opts = {}) {
     const h = st.tiles.length;
     const top = st.tiles[h - 1];
     const el = s("g", {
-      class: `cell stack ${m ? `mark ${m.cls}` : ""} ${removed.has(k) ? "removed" : ""}`,
+      class: `cell stack ${m ? `mark ${m.cls}` : ""} ${removed.has(k) ? "removed" : ""} ${surplus.has(k) ? "surplus" : ""} ${fresh.has(k) ? "fresh" : ""}`,
       transform: `translate(${c[0] * S} ${c[1] * S})`,
+      "data-x": c[0],
+      "data-y": c[1],
       "data-height": h,
       "data-top": top,
     });
@@ -445,14 +457,41 @@ export function renderGrounds(g, opts = {}) {
         }),
       );
     }
-    const words = `stack at (${c[0]}, ${c[1]}), ${h} tile${h > 1 ? "s" : ""}, top ${tileWords(top)}`;
-    el.append(s("title", {}, `${words} (bottom to top: ${st.tiles.map(tileWords).join(", ")})`));
+    if (surplus.has(k) && !removed.has(k))
+      el.append(
+        s("rect", { class: "surplus-mark", x: 3, y: 3, width: S - 6, height: S - 6, rx: S * 0.08, fill: "url(#pat-surplus)", stroke: "#c00", "stroke-width": S * 0.05, "stroke-dasharray": `${S * 0.1} ${S * 0.06}` }),
+      );
+    const words = t("board.stack", { x: c[0], y: c[1], n: h, top: tileWords(top) });
+    const tip = [words, tileTip(top), h > 1 ? t("board.under", { tiles: st.tiles.map(tileWords).join(", ") }) : null];
+    if (surplus.has(k)) tip.push(t("board.surplusTip", { n: h * 2 }));
+    el.append(s("title", {}, tip.filter(Boolean).join("\n")));
     if (m || opts.clickStacks) addInteractive(el, c, m, (m && m.label) || words);
     svg.append(el);
   }
 
-  // Highlight rings on top of the tiles so they are always visible.
+  // The owner's last turn: a black-and-white outline that shows on every tile color.
+  for (const r of opts.recent || []) {
+    const at = r.at;
+    svg.append(
+      s("rect", { class: `recent-under ${r.kind}`, x: at[0] * S + 2, y: at[1] * S + 2, width: S - 4, height: S - 4, rx: S * 0.1, "pointer-events": "none" }),
+      s("rect", { class: `recent ${r.kind}`, "data-x": at[0], "data-y": at[1], x: at[0] * S + 2, y: at[1] * S + 2, width: S - 4, height: S - 4, rx: S * 0.1, "pointer-events": "none" }),
+    );
+  }
+
+  // Highlight rings on top of the tiles so they are always visible: a dark band under each
+  // ring keeps it readable on every tile color.
   for (const m of opts.marks || []) {
+    svg.append(
+      s("rect", {
+        class: `ring-under ${m.cls}`,
+        x: m.at[0] * S + 4,
+        y: m.at[1] * S + 4,
+        width: S - 8,
+        height: S - 8,
+        rx: S * 0.1,
+        "pointer-events": "none",
+      }),
+    );
     svg.append(
       s("rect", {
         class: `ring ${m.cls}`,
@@ -471,10 +510,12 @@ export function renderGrounds(g, opts = {}) {
   const same = els.length === 2 && key(els[0]) === key(els[1]);
   els.forEach((c, i) => {
     const lying = i >= els.length - (g.passes || 0);
-    const r = S * 0.17;
-    const x = c[0] * S + (same ? (i === 0 ? S * 0.3 : S * 0.7) : S * 0.72);
-    const y = c[1] * S + S * 0.74;
-    const f = figure(g.color, x, y, r, lying);
+    // Bottom left of the cell (the color-blind letter sits bottom right, the height top left);
+    // two elephants on the start tile stand side by side.
+    const x = c[0] * S + (same ? (i === 0 ? S * 0.27 : S * 0.73) : lying ? S * 0.3 : S * 0.24);
+    const y = c[1] * S + (lying ? S * 0.8 : S * 0.72);
+    const f = figure(g.color, x, y, S, lying);
+    if (fresh.has(key(c))) f.classList.add("fresh");
     f.setAttribute("pointer-events", "none");
     f.dataset.x = c[0];
     f.dataset.y = c[1];
@@ -483,14 +524,24 @@ export function renderGrounds(g, opts = {}) {
   return svg;
 }
 
+/** An outline on one cell (a log line's cells while it is hovered). */
+export function hlRing(at, S = 100) {
+  return s("rect", { class: "hl-ring", "data-x": at[0], "data-y": at[1], x: at[0] * S + 1, y: at[1] * S + 1, width: S - 2, height: S - 2, rx: S * 0.1, "pointer-events": "none" });
+}
+
 /**
  * Make a grounds SVG pannable (drag) and zoomable (wheel, pinch, buttons) inside `host`.
+ * onChange(viewBox) is told each change (callers keep the zoom across redraws with it).
  * Returns {fit, zoom(f)}.
  */
-export function panZoom(svg, host) {
+export function panZoom(svg, host, onChange = null) {
   const base = svg.dataset.baseViewbox.split(" ").map(Number);
-  let vb = [...base];
-  const set = () => svg.setAttribute("viewBox", vb.join(" "));
+  let vb = (svg.getAttribute("viewBox") || "").split(" ").map(Number);
+  if (vb.length !== 4 || vb.some((v) => !Number.isFinite(v))) vb = [...base];
+  const set = () => {
+    svg.setAttribute("viewBox", vb.join(" "));
+    if (onChange) onChange(vb.join(" "));
+  };
   const zoom = (f, cx = vb[0] + vb[2] / 2, cy = vb[1] + vb[3] / 2) => {
     const w = Math.min(Math.max(vb[2] * f, base[2] * 0.25), base[2] * 3 + 400);
     const h = (w / vb[2]) * vb[3];
@@ -560,9 +611,9 @@ export function panZoom(svg, host) {
     const bar = document.createElement("div");
     bar.className = "zoombar";
     for (const [label, title, fn] of [
-      ["+", "zoom in", () => zoom(1 / 1.25)],
-      ["−", "zoom out", () => zoom(1.25)],
-      ["⤢", "fit", fit],
+      ["+", t("zoom.in"), () => zoom(1 / 1.25)],
+      ["−", t("zoom.out"), () => zoom(1.25)],
+      ["⤢", t("zoom.fit"), fit],
     ]) {
       const b = document.createElement("button");
       b.type = "button";
@@ -575,16 +626,4 @@ export function panZoom(svg, host) {
     host.append(bar);
   }
   return { fit, zoom };
-}
-
-/** Symbols on remaining top tiles by color (the scoring pad's rows, SC5), from a grounds JSON. */
-export function symbolsByColor(g, removedCells = []) {
-  const removed = new Set(removedCells.map(key));
-  const out = Object.fromEntries(COLORS.map((c) => [c, 0]));
-  for (const st of g.stacks) {
-    if (removed.has(key(st.at))) continue;
-    const t = parseTile(st.tiles[st.tiles.length - 1]);
-    out[t.color] += t.symbols;
-  }
-  return out;
 }

@@ -3,17 +3,24 @@
 // it shows the invite link per human seat and the watch link, each with a copy button.
 
 import { h, api, toast, copyText } from "./ui.js";
-import { COLORS, allTileTypes, parseTile, standardCount } from "./tiles.js";
+import { COLORS, allTileTypes, parseTile, standardCount, colorWord } from "./tiles.js";
+import { rules } from "./rules.js";
+import { t } from "./i18n.js";
 
-const REMOVE = { 2: 20, 3: 10, 4: 4, 5: 0 }; // RULES.md S3
+/** How many tiles are taken out before play for `n` players (from the server's rules). */
+const removeCount = (n) => rules().removal_count[String(n)];
+
+/** A bot level's name and description in the player's language (the server's words otherwise). */
+const levelName = (name) => (t(`level.${name}`) === `level.${name}` ? name : t(`level.${name}`));
+const levelTip = (l) => (t(`level.${l.name}.tip`) === `level.${l.name}.tip` ? l.description || "" : t(`level.${l.name}.tip`));
 
 export function mountHome(root) {
   const st = {
     levels: [{ name: "easy", description: "" }],
     defaultLevel: "easy",
     seats: [
-      { name: localStorage.getItem("kerala.name") || "You", color: "blue", kind: "human", level: null },
-      { name: "Bot", color: "red", kind: "bot", level: null },
+      { name: localStorage.getItem("kerala.name") || t("home.you"), color: "blue", kind: "human", level: null },
+      { name: t("home.bot"), color: "red", kind: "bot", level: null },
     ],
     removal: "random",
     removed: "",
@@ -21,7 +28,7 @@ export function mountHome(root) {
     created: null,
     busy: false,
   };
-  const quickLevel = h("select", { id: "quick-level", "aria-label": "bot level" });
+  const quickLevel = h("select", { id: "quick-level", "aria-label": t("home.botLevel") });
   const page = h("div", { class: "home" });
   root.append(page);
 
@@ -29,12 +36,12 @@ export function mountHome(root) {
     if (st.busy) return;
     st.busy = true;
     render();
-    const me = (localStorage.getItem("kerala.name") || "You").slice(0, 40);
+    const me = (localStorage.getItem("kerala.name") || t("home.you")).slice(0, 40);
     try {
       const r = await api("POST", "/api/games", {
         seats: [
           { name: me, color: "blue", kind: "human" },
-          { name: "Bot", color: "red", kind: "bot", level: quickLevel.value || st.defaultLevel },
+          { name: t("home.bot"), color: "red", kind: "bot", level: quickLevel.value || st.defaultLevel },
         ],
         removal: "random",
         first: 0,
@@ -77,7 +84,7 @@ export function mountHome(root) {
   const suggestRemoved = () => {
     // A valid choice for S3: the right count, none of a played color.
     const played = new Set(st.seats.map((s) => s.color));
-    const want = REMOVE[st.seats.length];
+    const want = removeCount(st.seats.length);
     const pool = [];
     for (const t of allTileTypes()) {
       if (played.has(parseTile(t).color)) continue;
@@ -95,11 +102,11 @@ export function mountHome(root) {
     return h(
       "div",
       { class: "seat-row", "data-seat": i },
-      h("strong", {}, `Seat ${i + 1}`),
+      h("strong", {}, t("home.seat", { n: i + 1 })),
       h(
         "label",
         {},
-        "Name",
+        t("home.name"),
         h("input", {
           type: "text",
           value: s.name,
@@ -112,7 +119,7 @@ export function mountHome(root) {
       h(
         "label",
         {},
-        "Color",
+        t("home.color"),
         h(
           "select",
           {
@@ -122,13 +129,13 @@ export function mountHome(root) {
               render();
             },
           },
-          COLORS.map((c) => h("option", { value: c, selected: c === s.color, disabled: used.has(c) }, c)),
+          COLORS.map((c) => h("option", { value: c, selected: c === s.color, disabled: used.has(c) }, colorWord(c))),
         ),
       ),
       h(
         "label",
         {},
-        "Player",
+        t("home.player"),
         h(
           "select",
           {
@@ -138,20 +145,20 @@ export function mountHome(root) {
               render();
             },
           },
-          h("option", { value: "human", selected: s.kind === "human" }, "human"),
-          h("option", { value: "bot", selected: s.kind === "bot" }, "bot"),
+          h("option", { value: "human", selected: s.kind === "human" }, t("home.human")),
+          h("option", { value: "bot", selected: s.kind === "bot" }, t("home.botKind")),
         ),
       ),
       s.kind === "bot"
         ? h(
             "label",
             {},
-            "Bot level",
+            t("home.botLevel"),
             h(
               "select",
               { "data-field": "level", onchange: (e) => (s.level = e.target.value) },
               st.levels.map((l) =>
-                h("option", { value: l.name, selected: l.name === (s.level || st.defaultLevel), title: l.description || "" }, l.name),
+                h("option", { value: l.name, selected: l.name === (s.level || st.defaultLevel), title: levelTip(l) }, levelName(l.name)),
               ),
             ),
           )
@@ -169,20 +176,20 @@ export function mountHome(root) {
         { class: "link-row" },
         h("span", { class: "link-label" }, label),
         input,
-        h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"),
-        h("a", { class: "button", href: path }, "Open"),
+        h("button", { type: "button", onclick: () => copyText(url, input) }, t("home.copy")),
+        h("a", { class: "button", href: path }, t("home.open")),
       );
     };
     return h(
       "section",
       { class: "panel", id: "created" },
-      h("h2", {}, "Game created"),
-      h("p", {}, "Send each player their own link: it lets them move for their seat only. Anyone with the watch link can follow the game."),
+      h("h2", {}, t("home.created")),
+      h("p", {}, t("home.linksIntro")),
       h(
         "div",
         { class: "links" },
-        r.invites.map((inv) => row(`${inv.name} (${inv.color}) — invite`, inv.url || location.origin + inv.path, inv.path, `invite-${inv.seat}`)),
-        row("Watch", r.watch.url || location.origin + r.watch.path, r.watch.path, "watch-link"),
+        r.invites.map((inv) => row(t("home.inviteColor", { name: inv.name, color: colorWord(inv.color) }), inv.url || location.origin + inv.path, inv.path, `invite-${inv.seat}`)),
+        row(t("home.watch"), r.watch.url || location.origin + r.watch.path, r.watch.path, "watch-link"),
       ),
     );
   }
@@ -191,7 +198,7 @@ export function mountHome(root) {
     const focus = document.activeElement;
     const focusKey = focus && focus.closest && focus.closest("[data-seat]") ? [focus.closest("[data-seat]").dataset.seat, focus.dataset.field] : null;
     quickLevel.replaceChildren(
-      ...st.levels.map((l) => h("option", { value: l.name, selected: l.name === (quickLevel.value || st.defaultLevel) }, l.name)),
+      ...st.levels.map((l) => h("option", { value: l.name, selected: l.name === (quickLevel.value || st.defaultLevel) }, levelName(l.name))),
     );
     const n = st.seats.length;
     page.replaceChildren(
@@ -199,31 +206,27 @@ export function mountHome(root) {
       h(
         "section",
         { class: "hero panel" },
-        h("h1", {}, "Kerala: The Way of the Elephant"),
-        h(
-          "p",
-          {},
-          "Build the finest festival grounds: take a tile, place it next to one of your two elephants, and try to keep one area per color. Most points wins.",
-        ),
+        h("h1", {}, t("home.title")),
+        h("p", {}, t("home.intro")),
         h(
           "div",
           { class: "row", style: "justify-content:center" },
-          h("button", { type: "button", class: "primary big", id: "quick-play", disabled: st.busy, onclick: quickPlay }, "▶ Play against a bot"),
-          h("label", { class: "muted" }, "Bot level", quickLevel),
+          h("button", { type: "button", class: "primary big", id: "quick-play", disabled: st.busy, onclick: quickPlay }, t("home.quick")),
+          h("label", { class: "muted" }, t("home.botLevel"), quickLevel),
         ),
       ),
       linksPanel(),
       h(
         "section",
         { class: "panel", id: "setup" },
-        h("h2", {}, "Set up a game"),
+        h("h2", {}, t("home.setup")),
         h(
           "div",
           { class: "row" },
           h(
             "label",
             {},
-            "Players",
+            t("home.players"),
             h(
               "select",
               {
@@ -232,7 +235,7 @@ export function mountHome(root) {
                   const want = Number(e.target.value);
                   while (st.seats.length < want) {
                     const used = new Set(st.seats.map((s) => s.color));
-                    st.seats.push({ name: `Player ${st.seats.length + 1}`, color: COLORS.find((c) => !used.has(c)), kind: "human", level: null });
+                    st.seats.push({ name: t("home.playerN", { n: st.seats.length + 1 }), color: COLORS.find((c) => !used.has(c)), kind: "human", level: null });
                   }
                   st.seats.length = want;
                   if (st.first >= want) st.first = 0;
@@ -245,17 +248,17 @@ export function mountHome(root) {
           h(
             "label",
             {},
-            "Holds the bag first",
+            t("home.first"),
             h(
               "select",
               { id: "first", onchange: (e) => (st.first = Number(e.target.value)) },
-              st.seats.map((s, i) => h("option", { value: i, selected: i === st.first }, `Seat ${i + 1}: ${s.name}`)),
+              st.seats.map((s, i) => h("option", { value: i, selected: i === st.first }, t("home.seatName", { n: i + 1, name: s.name }))),
             ),
           ),
           h(
             "label",
             {},
-            "Tiles taken out (S3)",
+            t("home.removal"),
             h(
               "select",
               {
@@ -265,8 +268,8 @@ export function mountHome(root) {
                   render();
                 },
               },
-              h("option", { value: "random", selected: st.removal === "random" }, `at random, kept secret (${REMOVE[n]})`),
-              h("option", { value: "chosen", selected: st.removal === "chosen" }, `chosen by you (${REMOVE[n]})`),
+              h("option", { value: "random", selected: st.removal === "random" }, t("home.removalRandom", { n: removeCount(n) })),
+              h("option", { value: "chosen", selected: st.removal === "chosen" }, t("home.removalChosen", { n: removeCount(n) })),
             ),
           ),
         ),
@@ -277,29 +280,22 @@ export function mountHome(root) {
               h(
                 "label",
                 { style: "display:flex" },
-                `The ${REMOVE[n]} tiles to take out, none of a played color (e.g. “green:e1, green:arch-red”)`,
+                t("home.removedLabel", { n: removeCount(n) }),
                 h("textarea", { id: "removed", oninput: (e) => (st.removed = e.target.value) }, st.removed),
               ),
-              h("button", { type: "button", onclick: suggestRemoved }, "Fill in a valid choice"),
+              h("button", { type: "button", onclick: suggestRemoved }, t("home.fill")),
             )
           : null,
         h("div", { class: "seats" }, st.seats.map(seatRow)),
-        h("p", {}, h("button", { type: "button", class: "primary", id: "create", disabled: st.busy, onclick: create }, "Create game")),
+        h("p", {}, h("button", { type: "button", class: "primary", id: "create", disabled: st.busy, onclick: create }, t("home.create"))),
       ),
-      h("section", { class: "panel" }, h("h2", {}, "Games in progress"), recent),
+      h("section", { class: "panel" }, h("h2", {}, t("home.inProgress")), recent),
       h(
         "section",
         { class: "panel muted" },
-        h("h2", {}, "How to play"),
-        h(
-          "ol",
-          {},
-          h("li", {}, "On your turn pick a tile from the display, then a highlighted cell next to one of your elephants; confirm."),
-          h("li", {}, "Arches score 5 when they face a tile of their color: turn them before placing."),
-          h("li", {}, "Special tiles let you move an elephant or a whole stack right after placing them (or skip)."),
-          h("li", {}, "You may pass twice: each pass lays an elephant down (standing elephants score 1 each)."),
-          h("li", {}, "At the end keep one area per color (two of your own): every other area costs 2 per tile; each missing color costs 5."),
-        ),
+        h("h2", {}, t("home.howTo")),
+        h("ol", {}, [1, 2, 3, 4, 5].map((k) => h("li", {}, t(`home.how${k}`)))),
+        h("p", {}, h("a", { href: "#/rules", id: "rules-link" }, t("home.allRules"))),
       ),
       ].filter(Boolean),
     );
@@ -322,12 +318,12 @@ export function mountHome(root) {
                 h(
                   "li",
                   {},
-                  h("a", { href: `/?game=${encodeURIComponent(g.id)}` }, g.players.map((p) => p.name).join(" vs ")),
-                  h("span", { class: "muted" }, ` · ${g.decision_number} decisions`),
+                  h("a", { href: `/?game=${encodeURIComponent(g.id)}` }, g.players.map((p) => p.name).join(t("home.vs"))),
+                  h("span", { class: "muted" }, ` · ${t("home.decisions", { n: g.decision_number })}`),
                 ),
               ),
             )
-          : h("p", { class: "muted" }, "None right now."),
+          : h("p", { class: "muted" }, t("home.none")),
       );
     } catch (e) {
       recent.replaceChildren(h("p", { class: "muted" }, e.message));

@@ -1,23 +1,25 @@
-// The replay viewer: steps through a finished game of this server, or any record file
-// (NOTATION.md) the user opens. The server replays through the rules (one place for the
-// rules); this page asks it for the position after K decisions and draws it.
+// The replay viewer: steps through a finished game of this server, or any record file the
+// user opens. The server replays through the rules (one place for the rules); this page asks
+// it for the position after K decisions and draws it. It opens at the start; the arrow keys
+// step; each step's change is outlined; any grounds can be enlarged.
 
 import { h, api } from "./ui.js";
+import { t } from "./i18n.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
-import { decisionWords } from "./words.js";
+import { decisionWords, decisionCells } from "./words.js";
 import { scoreSheet, colorVar } from "./sheet.js";
 import { mountAnalysis } from "./analysis.js";
+import { colorWord } from "./tiles.js";
 
 export function mountReplay(root, { game }) {
-  const st = { source: null, players: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null };
+  const st = { source: null, players: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null, zoom: null };
   const page = h("div", { class: "replay-page" });
   root.append(page);
 
   const fetchAt = async (k) => {
     if (st.cache.has(k)) return st.cache.get(k);
     let r;
-    if (st.source.kind === "game")
-      r = await api("GET", `/api/games/${encodeURIComponent(st.source.id)}/replay?at=${k}`);
+    if (st.source.kind === "game") r = await api("GET", `/api/games/${encodeURIComponent(st.source.id)}/replay?at=${k}`);
     else r = await api("POST", `/api/records/check?at=${k}`, st.source.record);
     st.cache.set(k, r);
     return r;
@@ -39,6 +41,7 @@ export function mountReplay(root, { game }) {
 
   const play = () => {
     if (st.timer) return stop();
+    if (st.at >= st.total) st.at = 0;
     st.timer = setInterval(() => {
       if (st.at >= st.total) return stop();
       go(st.at + 1);
@@ -58,7 +61,7 @@ export function mountReplay(root, { game }) {
       st.players = g.players;
       st.total = g.decision_number;
       st.cache.clear();
-      await go(st.total);
+      await go(0);
     } catch (e) {
       st.error = e.message;
       render();
@@ -70,7 +73,7 @@ export function mountReplay(root, { game }) {
     try {
       record = JSON.parse(text);
     } catch (e) {
-      st.error = `${name} is not JSON: ${e.message}`;
+      st.error = t("replay.notJson", { name, error: e.message });
       render();
       return;
     }
@@ -81,7 +84,7 @@ export function mountReplay(root, { game }) {
       st.total = r.decision_number;
       st.cache.clear();
       st.cache.set(0, r);
-      await go(st.total);
+      await go(0);
     } catch (e) {
       st.error = `${name}: ${e.message}`;
       render();
@@ -94,7 +97,10 @@ export function mountReplay(root, { game }) {
     else if (ev.key === "ArrowLeft") go(st.at - 1);
     else if (ev.key === "Home") go(0);
     else if (ev.key === "End") go(st.total);
-    else return;
+    else if (ev.key === "Escape" && st.zoom !== null) {
+      st.zoom = null;
+      render();
+    } else return;
     ev.preventDefault();
   };
   document.addEventListener("keydown", onKey);
@@ -110,30 +116,36 @@ export function mountReplay(root, { game }) {
     },
   });
 
+  function board(i, size) {
+    const v = st.pos.view;
+    const gr = v.grounds[i];
+    const result = st.at === st.total ? st.pos.result : null;
+    const d = st.pos.decision;
+    const removed = result ? (result.scores.find((x) => x.seat === i) || result.scores[i]).removed_cells : [];
+    const changed = d && d.seat === i ? decisionCells(d) : [];
+    const svg = renderGrounds(gr, { removed, recent: changed, fresh: changed.filter((c) => c.kind !== "from").map((c) => c.at), label: t("board.label", { name: st.players[i].name, color: colorWord(gr.color) }) });
+    const box = h("div", { class: `grounds-box ${size}`, "data-seat": i }, svg);
+    panZoom(svg, box);
+    return box;
+  }
+
   function render() {
     const head = h(
       "section",
       { class: "panel" },
-      h("h1", {}, "Replay"),
-      h("p", { class: "muted" }, "Open a game record (a .json file in the Kerala notation) to step through it, or use “Replay this game” at the end of a game."),
-      h("button", { type: "button", id: "replay-open", onclick: () => file.click() }, "Open a record file…"),
+      h("h1", {}, t("replay.title")),
+      h("p", { class: "muted" }, t("replay.intro")),
+      h("button", { type: "button", id: "replay-open", onclick: () => file.click() }, t("replay.open")),
       file,
     );
     file.style.display = "none";
     const parts = [head];
     if (st.error) parts.push(h("div", { class: "error-box", id: "replay-error", role: "alert" }, st.error));
+    let dlg = null;
     if (st.source && st.pos) {
       const v = st.pos.view;
       const btn = (label, title, fn, id) => h("button", { type: "button", title, "aria-label": title, onclick: fn, id }, label);
-      const slider = h("input", {
-        type: "range",
-        min: 0,
-        max: st.total,
-        value: st.at,
-        id: "replay-slider",
-        "aria-label": "decision number",
-        oninput: (e) => go(Number(e.target.value)),
-      });
+      const slider = h("input", { type: "range", min: 0, max: st.total, value: st.at, id: "replay-slider", "aria-label": t("replay.slider"), oninput: (e) => go(Number(e.target.value)) });
       const names = st.players.map((p) => p.name);
       const d = st.pos.decision;
       parts.push(
@@ -143,60 +155,62 @@ export function mountReplay(root, { game }) {
           h(
             "div",
             { class: "replay-controls" },
-            btn("|◀", "first", () => go(0), "replay-first"),
-            btn("◀", "previous decision", () => go(st.at - 1), "replay-prev"),
-            btn(st.timer ? "Pause" : "Play", st.timer ? "pause" : "play", play, "replay-play"),
-            btn("▶", "next decision", () => go(st.at + 1), "replay-next"),
-            btn("▶|", "last", () => go(st.total), "replay-last"),
+            btn("|◀", t("replay.first"), () => go(0), "replay-first"),
+            btn("◀", t("replay.prev"), () => go(st.at - 1), "replay-prev"),
+            btn(st.timer ? t("replay.pause") : t("replay.play"), st.timer ? t("replay.pause") : t("replay.play"), play, "replay-play"),
+            btn("▶", t("replay.next"), () => go(st.at + 1), "replay-next"),
+            btn("▶|", t("replay.last"), () => go(st.total), "replay-last"),
             slider,
             h("span", { id: "replay-at" }, `${st.at} / ${st.total}`),
           ),
-          h("p", { id: "replay-decision", "aria-live": "polite" }, d ? decisionWords(d, names[d.seat] ?? `Seat ${d.seat}`) : "Start of the game."),
-          h(
-            "div",
-            { class: "row" },
-            h("span", {}, `Round ${v.round + 1} · bag ${v.bag_count}`),
-            h("span", { class: "display" }, v.display.map((t) => tileSvg(t, 40))),
-          ),
+          h("p", { id: "replay-decision", "aria-live": "polite" }, d ? decisionWords(d, names[d.seat] ?? t("words.seat", { n: d.seat + 1 })) : t("replay.start")),
+          h("p", { class: "muted" }, t("replay.keys")),
+          h("div", { class: "row" }, h("span", {}, t("replay.where", { round: v.round + 1, bag: v.bag_count })), h("span", { class: "display" }, v.display.map((x) => tileSvg(x, 40)))),
         ),
       );
-      if (st.pos.result)
+      if (st.pos.result && st.at === st.total)
         parts.push(
           h(
             "section",
             { class: "panel", id: "replay-result" },
-            h("h2", {}, "Final scores"),
-            scoreSheet(
-              st.players,
-              st.players.map((_, i) => st.pos.result.scores.find((x) => x.seat === i) || st.pos.result.scores[i]),
-              st.pos.result.ranks,
-              v.grounds,
-            ),
+            h("h2", {}, t("end.title")),
+            scoreSheet(st.players, st.players.map((_, i) => st.pos.result.scores.find((x) => x.seat === i) || st.pos.result.scores[i]), st.pos.result.ranks),
           ),
         );
-      const result = st.pos.result;
       parts.push(
         h(
           "div",
-          { class: "others" },
-          v.grounds.map((gr, i) => {
-            const removed = result ? (result.scores.find((x) => x.seat === i) || result.scores[i]).removed_cells : [];
-            const svg = renderGrounds(gr, { removed, label: `${names[i]}'s grounds` });
-            const box = h("div", { class: "grounds-box small" }, svg);
-            panZoom(svg, box);
-            return h(
+          { class: "replay-boards" },
+          v.grounds.map((gr, i) =>
+            h(
               "section",
-              { class: "panel other" },
-              h("h3", {}, h("span", {}, h("span", { class: "swatch", style: `background:${colorVar(gr.color)}` }), ` ${names[i]} · passes left ${2 - gr.passes}`)),
-              box,
-            );
-          }),
+              { class: `panel other ${d && d.seat === i ? "changed" : ""}`, "data-seat": i },
+              h(
+                "h3",
+                {},
+                h("span", {}, h("span", { class: "swatch", style: `background:${colorVar(gr.color)}` }), ` ${names[i]} · ${t("seat.passes", { n: 2 - gr.passes })}`),
+                h("button", { type: "button", class: "small enlarge", "data-enlarge": i, "aria-label": t("seat.enlargeAria", { name: names[i] }), onclick: () => { st.zoom = i; render(); } }, "⤢"),
+              ),
+              board(i, "medium"),
+            ),
+          ),
         ),
       );
+      if (st.zoom !== null && v.grounds[st.zoom]) {
+        dlg = h(
+          "dialog",
+          { class: "zoom-dialog", id: "zoom", oncancel: (e) => { e.preventDefault(); st.zoom = null; render(); } },
+          h("div", { class: "zoom-head" }, h("strong", {}, names[st.zoom]), h("button", { type: "button", id: "zoom-close", onclick: () => { st.zoom = null; render(); } }, t("action.close"))),
+          board(st.zoom, "zoom"),
+        );
+      }
     }
     const hadFocus = document.activeElement && document.activeElement.id;
-    page.replaceChildren(...parts);
+    const old = page.querySelector("#zoom");
+    if (old && old.open) old.close();
+    page.replaceChildren(...parts, ...(dlg ? [dlg] : []));
     mountAnalysis(page, st, go);
+    if (dlg) dlg.showModal();
     if (hadFocus && document.getElementById(hadFocus)) document.getElementById(hadFocus).focus();
   }
 

@@ -1,8 +1,19 @@
-// Tile names (NOTATION.md "Tiles"): parsing, colors, words. No rules live here.
+// Tile names (the notation's "color:kind@edge"): parsing, the look of colors, words. The rules'
+// facts (colors, symbols per kind, the tile set's counts) come from the server (rules.js).
 
-export const COLORS = ["blue", "black", "green", "red", "purple"];
-export const EDGES = ["N", "E", "S", "W"];
+import { rules } from "./rules.js";
+import { t } from "./i18n.js";
+
+/** The colors and edges in engine order; filled from GET /api/rules at startup (useRules). */
+export let COLORS = [];
+export let EDGES = [];
 export const EDGE_DELTA = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+
+/** Take the colors and edges from the server's rules (app.js calls it once at startup). */
+export function useRules(r) {
+  COLORS = r.colors;
+  EDGES = r.edges;
+}
 
 /** Tile face colors: chosen to stay apart for the common color-vision deficiencies. */
 export const COLOR_FILL = {
@@ -16,62 +27,71 @@ export const COLOR_FILL = {
 /** The color-blind mode's letter per color (K for black, as in print: B is blue). */
 export const COLOR_LETTER = { blue: "B", black: "K", green: "G", red: "R", purple: "P" };
 
-const SYMBOLS = { e1: 1, e2: 2, e3: 3, start: 1 };
-
 /**
- * Parse "green:arch-red@E" into its parts.
+ * Parse "green:arch-red@E" into its parts; symbols and specials are the server's.
  * @param {string} name
  */
 export function parseTile(name) {
   const [base, edge] = name.split("@");
   const [color, kind] = base.split(":");
-  const archColor = kind && kind.startsWith("arch-") ? kind.slice(5) : null;
+  const info = rules().byName[base] || {};
   return {
     name: base,
     color,
     kind,
     edge: edge || null,
-    symbols: SYMBOLS[kind] || 0,
-    archColor,
-    special: kind === "move-elephant" || kind === "move-tile" ? kind : null,
+    symbols: info.symbols || 0,
+    archColor: info.arch || null,
+    special: info.special || null,
   };
 }
 
-/** A tile in words: "green 2-elephant", "blue tile with a red arch", "red move-elephant". */
+export const colorWord = (c) => t(`color.${c}`);
+
+/** A tile in words: "green 2-elephant tile", "blue arch (red)", "red move-elephant tile". */
 export function tileWords(name) {
-  const t = parseTile(name);
-  if (t.symbols && t.kind !== "start") return `${t.color} ${t.symbols}-elephant`;
-  if (t.kind === "start") return `${t.color} start tile`;
-  if (t.archColor)
-    return `${t.color} tile with a ${t.archColor} arch${t.edge ? ` facing ${edgeWord(t.edge)}` : ""}`;
-  if (t.kind === "move-elephant") return `${t.color} move-elephant`;
-  if (t.kind === "move-tile") return `${t.color} move-tile`;
-  return name;
+  const p = parseTile(name);
+  const color = colorWord(p.color);
+  if (p.kind === "start") return t("tile.start", { color });
+  if (p.archColor) {
+    const base = t("tile.arch", { color, arch: colorWord(p.archColor) });
+    return p.edge ? `${base}, ${t("tile.facing", { edge: edgeWord(p.edge) })}` : base;
+  }
+  if (p.special) return t(`tile.${p.special}`, { color });
+  return t(p.symbols === 1 ? "tile.symbols1" : "tile.symbols", { color, n: p.symbols });
+}
+
+/** What a tile is worth and does, for tooltips. */
+export function tileTip(name) {
+  const p = parseTile(name);
+  const pts = rules().points;
+  let what;
+  if (p.archColor) what = t("tip.arch", { arch: colorWord(p.archColor), n: pts.arch });
+  else if (p.special) what = t(`tip.${p.special}`);
+  else what = t("tip.symbols", { n: p.symbols });
+  return `${tileWords(name)}: ${what}`;
 }
 
 export function edgeWord(e) {
-  return { N: "north", E: "east", S: "south", W: "west" }[e] || e;
+  return t(`edge.${e}`);
 }
 
 export function cellWords(c) {
   return `(${c[0]}, ${c[1]})`;
 }
 
-/** Every tile type of the standard set, in engine order (for the score calculator's palette). */
+/** Every game tile type of the standard set, in engine order (the calculator's palette). */
 export function allTileTypes() {
-  const out = [];
-  for (const c of COLORS) {
-    out.push(`${c}:e1`, `${c}:e2`, `${c}:e3`);
-    for (const o of COLORS) if (o !== c) out.push(`${c}:arch-${o}`);
-    out.push(`${c}:move-elephant`, `${c}:move-tile`);
-  }
-  return out;
+  return rules()
+    .tile_types.filter((x) => x.kind !== "start")
+    .map((x) => x.name);
 }
 
-/** The standard tile set's count of a type (RULES.md "Components"). */
+/** The standard tile set's count of a type (start tiles: one per color). */
 export function standardCount(name) {
-  const t = parseTile(name);
-  return { e1: 6, e2: 5, e3: 3, "move-elephant": 1, "move-tile": 1, start: 1 }[t.kind] ?? 1;
+  const p = parseTile(name);
+  if (p.kind === "start") return 1;
+  return rules().tileset.counts[p.name] ?? 0;
 }
 
 export const key = (c) => `${c[0]},${c[1]}`;

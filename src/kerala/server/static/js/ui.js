@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the pages: element builder, messages, the HTTP client.
 
+import { t } from "./i18n.js";
+
 /** Create an HTML element: h("button", {class: "x", onclick: f}, "text"). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -21,15 +23,15 @@ export function h(tag, attrs = {}, ...children) {
 export function toast(message, kind = "error", ms = kind === "error" ? 12000 : 4000) {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const t = h(
+  const el = h(
     "div",
     { class: `toast ${kind}`, "data-kind": kind },
     h("span", { class: "msg" }, message),
-    h("button", { type: "button", "aria-label": "dismiss", onclick: () => t.remove() }, "✕"),
+    h("button", { type: "button", "aria-label": t("toast.dismiss"), onclick: () => el.remove() }, "✕"),
   );
-  box.append(t);
+  box.append(el);
   while (box.children.length > 3) box.firstChild.remove();
-  if (ms) setTimeout(() => t.remove(), ms);
+  if (ms) setTimeout(() => el.remove(), ms);
 }
 
 export class ApiError extends Error {
@@ -53,17 +55,18 @@ export function readableError(status, body) {
   } else if (detail && typeof detail === "object") {
     detail = detail.message || JSON.stringify(detail);
   }
-  const prefix =
+  const prefix = t(
     {
-      400: "Refused",
-      401: "Not allowed",
-      403: "Not allowed",
-      404: "Not found",
-      409: "Out of date",
-      413: "Too large",
-      422: "Refused",
-      429: "Too many requests",
-    }[status] || (status >= 500 ? "Server error" : "Refused");
+      400: "http.refused",
+      401: "http.notAllowed",
+      403: "http.notAllowed",
+      404: "http.notFound",
+      409: "http.outOfDate",
+      413: "http.tooLarge",
+      422: "http.refused",
+      429: "http.tooMany",
+    }[status] || (status >= 500 ? "http.server" : "http.refused"),
+  );
   return detail ? `${prefix}: ${detail}` : `${prefix} (HTTP ${status})`;
 }
 
@@ -77,7 +80,7 @@ export async function api(method, path, body, headers = {}) {
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
-    throw new ApiError(0, "Cannot reach the server: check your connection.");
+    throw new ApiError(0, t("http.unreachable"));
   }
   const text = await res.text();
   let data = null;
@@ -94,13 +97,13 @@ export async function api(method, path, body, headers = {}) {
 export async function copyText(text, input) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied to the clipboard.", "info", 2000);
+    toast(t("toast.copied"), "info", 2000);
   } catch {
     if (input) {
       input.focus();
       input.select();
     }
-    toast("Select the link and copy it (Ctrl+C).", "info", 3000);
+    toast(t("toast.copyByHand"), "info", 3000);
   }
 }
 

@@ -1,42 +1,62 @@
-// The game log in words: "Ada placed green 2-elephant at (1, 0)".
+// The game log and the confirm step in words, in the player's language.
 
 import { tileWords, cellWords, edgeWord } from "./tiles.js";
+import { t } from "./i18n.js";
+
+const archPart = (d) => (d.arch ? t("words.archPart", { edge: edgeWord(d.arch) }) : "");
 
 export function decisionWords(d, name) {
-  if (d.pass) return `${name} passed and laid an elephant down`;
-  if (d.skip) return `${name} skipped the special tile's move`;
-  if (d.take) {
-    const arch = d.arch ? `, arch facing ${edgeWord(d.arch)}` : "";
-    return `${name} placed ${tileWords(d.take)} at ${cellWords(d.to)} (elephant from ${cellWords(d.from)}${arch})`;
-  }
+  if (d.pass) return t("words.pass", { name });
+  if (d.skip) return t("words.skip", { name });
+  if (d.take)
+    return t("words.place", {
+      name,
+      tile: tileWords(d.take),
+      to: cellWords(d.to),
+      from: cellWords(d.from),
+      arch: archPart(d),
+    });
   if (d.move_elephant)
-    return `${name} moved an elephant from ${cellWords(d.move_elephant.from)} to ${cellWords(d.move_elephant.to)}`;
+    return t("words.moveElephant", {
+      name,
+      from: cellWords(d.move_elephant.from),
+      to: cellWords(d.move_elephant.to),
+    });
   if (d.move_stack)
-    return `${name} moved the stack at ${cellWords(d.move_stack.from)} to ${cellWords(d.move_stack.to)}`;
+    return t("words.moveStack", { name, from: cellWords(d.move_stack.from), to: cellWords(d.move_stack.to) });
   return `${name}: ${JSON.stringify(d)}`;
+}
+
+/** The cells a decision touched, for highlights: [{at, kind: "placed"|"to"|"from"}]. */
+export function decisionCells(d) {
+  if (d.take) return [{ at: d.to, kind: "placed" }];
+  const m = d.move_elephant || d.move_stack;
+  if (m) return [{ at: m.to, kind: "to" }, { at: m.from, kind: "from" }];
+  return [];
 }
 
 /** Log lines from a view's `decisions` ([{drawn, turns}]) and the players' names. */
 export function logLines(rounds, names) {
   const out = [];
   rounds.forEach((r, i) => {
-    out.push({ round: true, text: `Round ${i + 1}: drawn ${r.drawn.map(tileWords).join(", ") || "nothing"}` });
-    for (const d of r.turns) out.push({ text: decisionWords(d, names[d.seat] ?? `Seat ${d.seat}`) });
+    out.push({
+      round: true,
+      text: t("words.round", { n: i + 1, tiles: r.drawn.map(tileWords).join(", ") || t("words.nothing") }),
+    });
+    for (const d of r.turns)
+      out.push({ seat: d.seat, cells: decisionCells(d), text: decisionWords(d, names[d.seat] ?? t("words.seat", { n: d.seat + 1 })) });
   });
   return out;
 }
 
 /** The confirm step's question for a decision the player is about to send. */
 export function decisionQuestion(d) {
-  if (d.pass) return "Pass this turn and lay an elephant down?";
-  if (d.skip) return "Skip the special tile's move?";
-  if (d.take) {
-    const arch = d.arch ? `, arch facing ${edgeWord(d.arch)}` : "";
-    return `Place ${tileWords(d.take)} at ${cellWords(d.to)}, moving the elephant from ${cellWords(d.from)}${arch}?`;
-  }
+  if (d.pass) return t("ask.pass");
+  if (d.skip) return t("ask.skip");
+  if (d.take)
+    return t("ask.place", { tile: tileWords(d.take), to: cellWords(d.to), from: cellWords(d.from), arch: archPart(d) });
   if (d.move_elephant)
-    return `Move the elephant from ${cellWords(d.move_elephant.from)} to ${cellWords(d.move_elephant.to)}?`;
-  if (d.move_stack)
-    return `Move the stack at ${cellWords(d.move_stack.from)} to ${cellWords(d.move_stack.to)}?`;
+    return t("ask.moveElephant", { from: cellWords(d.move_elephant.from), to: cellWords(d.move_elephant.to) });
+  if (d.move_stack) return t("ask.moveStack", { from: cellWords(d.move_stack.from), to: cellWords(d.move_stack.to) });
   return JSON.stringify(d);
 }

@@ -1,0 +1,412 @@
+// Draws the game table from the state: the status line, the display (with who took which tile),
+// the action bar (prompt, or the confirm step in the same place, so the board never moves),
+// every player's grounds with a header (name, color, to move, passes left, live score), the
+// log (hovering a line outlines its cells) and the final screen.
+
+import { h } from "../ui.js";
+import { t } from "../i18n.js";
+import { renderGrounds, panZoom, tileSvg } from "../grounds.js";
+import { tileWords, tileTip, parseTile, edgeWord, cellWords, key, sameCell, colorWord } from "../tiles.js";
+import { logLines, decisionQuestion } from "../words.js";
+import { scoreSheet, colorVar, fmt } from "../sheet.js";
+import { hlRing } from "../grounds.js";
+import { analyse, canTurn, chosen, displayTiles, lastTurns, myMarks, myTurn, placesFor, uniq } from "./state.js";
+
+export function renderer(st, page, ui) {
+  const nameOf = (i) => (st.game && st.game.players[i] ? st.game.players[i].name : t("words.seat", { n: i + 1 }));
+
+  function prompt() {
+    const g = st.game;
+    if (g.status === "over") return t("prompt.over");
+    if (g.seat === null) return t("prompt.watching", { name: nameOf(g.to_move) });
+    if (g.players[g.seat] && g.players[g.seat].handed_to_bot) return t("prompt.handed");
+    if (!myTurn(st)) {
+      const p = g.players[g.to_move];
+      return p && p.kind === "bot" ? t("prompt.botThinking", { name: p.name }) : t("prompt.waiting", { name: nameOf(g.to_move) });
+    }
+    if (st.busy) return t("prompt.sending");
+    const a = analyse(g.legal);
+    const s = st.sel;
+    if (a.follow.length || a.skip) {
+      if (!s || !s.source) return t(g.view.pending === "move-elephant" ? "prompt.pickElephant" : "prompt.pickStack");
+      return t("prompt.pickDest");
+    }
+    if (!s || !s.tile) return t(a.pass ? "prompt.yourTurnPass" : "prompt.yourTurn");
+    if (!s.to) return t("prompt.pickCell", { tile: tileWords(s.tile) });
+    return t("prompt.pickWhich");
+  }
+
+  // ---- the parts ------------------------------------------------------------------------
+  function statusLine() {
+    const g = st.game;
+    const v = g.view;
+    const over = g.status === "over";
+    return h(
+      "div",
+      { class: "status-line", id: "status" },
+      h("span", { class: `turn ${myTurn(st) ? "you" : ""}`, id: "turn" }, over ? t("status.over") : myTurn(st) ? t("status.yourTurn") : t("status.theirTurn", { name: nameOf(g.to_move) })),
+      h("span", { class: "muted" }, t("status.round", { n: v.round + 1 })),
+      h("span", { id: "bag", class: "muted" }, t("status.bag", { n: v.bag_count })),
+      h(
+        "span",
+        { class: "status-tools" },
+        h(
+          "button",
+          { type: "button", id: "sound", class: "small", "aria-pressed": String(ui.sound()), title: t("status.soundTip"), onclick: ui.toggleSound },
+          ui.sound() ? "♪" : "♪̸",
+          h("span", { class: "visually-hidden" }, t("status.sound")),
+        ),
+        h("button", { type: "button", id: "show-log", class: "small phone-only", "aria-expanded": String(st.showLog), onclick: ui.toggleLog }, t("status.log")),
+      ),
+    );
+  }
+
+  function display() {
+    const g = st.game;
+    const v = g.view;
+    const a = analyse(g.legal);
+    const canPick = myTurn(st) && !st.busy && a.places.length > 0;
+    const takeable = new Set(a.places.map((d) => d.take));
+    const items = displayTiles(v);
+    const owner = v.round % g.players.length;
+    return h(
+      "div",
+      { class: "display-row" },
+      h("span", { class: "display-label muted" }, t("display.label", { name: nameOf(owner) })),
+      h(
+        "div",
+        { class: "display", id: "display", role: "group", "aria-label": t("display.aria") },
+        items.length
+          ? items.map((it) => {
+              if (it.by !== null) {
+                const p = g.players[it.by];
+                return h(
+                  "div",
+                  { class: "tile-taken", "data-tile": it.tile, "data-by": it.by, title: t("display.takenBy", { tile: tileWords(it.tile), name: p.name }) },
+                  tileSvg(it.tile, 40),
+                  h("span", { class: "taker", style: `border-color:${colorVar(p.color)}` }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), p.name),
+                );
+              }
+              const selected = st.sel && st.sel.tile === it.tile;
+              const edge = selected && st.sel.edge ? st.sel.edge : "N";
+              return h(
+                "button",
+                {
+                  type: "button",
+                  class: "tile-btn",
+                  "data-tile": it.tile,
+                  "data-index": it.index,
+                  "aria-pressed": String(!!selected),
+                  title: tileTip(it.tile),
+                  "aria-label": `${tileWords(it.tile)}${parseTile(it.tile).archColor ? `, ${t("tile.facing", { edge: edgeWord(edge) })}` : ""}`,
+                  disabled: !(canPick && takeable.has(it.tile)),
+                  onclick: () => ui.act.pickTile(it.tile),
+                },
+                tileSvg(it.tile, 56, { edge }),
+              );
+            })
+          : h("span", { class: "muted" }, g.status === "over" ? "" : t("display.empty")),
+      ),
+    );
+  }
+
+  function turnButton() {
+    return h("button", { type: "button", id: "turn-arch", onclick: ui.act.turnArch, title: t("action.turnTip") }, t("action.turn", { edge: edgeWord(st.sel.edge) }));
+  }
+
+  function actionBar() {
+    const g = st.game;
+    const a = analyse(g.legal);
+    const sel = st.sel;
+    const d = chosen(st);
+    const bar = h("div", { class: "actionbar", id: "actionbar" });
+    if (g.status === "over") {
+      bar.append(h("p", { class: "prompt", id: "prompt" }, t("prompt.over")));
+      return bar;
+    }
+    const mine = myTurn(st);
+    if (mine && d) {
+      bar.append(
+        h(
+          "div",
+          { class: "confirm", id: "confirm" },
+          h("span", { id: "confirm-text" }, st.hint === d ? t("hint.prefix") : "", decisionQuestion(d)),
+          h(
+            "span",
+            { class: "buttons" },
+            canTurn(st) ? turnButton() : null,
+            h("button", { type: "button", id: "back", onclick: ui.act.back }, t("action.back")),
+            h("button", { type: "button", class: "primary", id: "confirm-btn", disabled: st.busy, onclick: ui.act.confirm }, t("action.confirm")),
+          ),
+        ),
+      );
+      return bar;
+    }
+    bar.append(h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }, prompt()));
+    const controls = h("div", { class: "controls" });
+    if (mine) {
+      if (sel && sel.tile && sel.to && !sel.from) {
+        const froms = uniq(placesFor(st, sel.tile).filter((x) => sameCell(x.to, sel.to)).map((x) => x.from));
+        controls.append(
+          h(
+            "span",
+            { class: "row", id: "elephant-choice" },
+            t("action.which"),
+            froms.map((f) => h("button", { type: "button", "data-from": key(f), onclick: () => ui.act.chooseFrom(f) }, t("action.theOneOn", { cell: cellWords(f) }))),
+          ),
+        );
+      }
+      if (canTurn(st)) controls.append(turnButton());
+      if (a.pass) controls.append(h("button", { type: "button", id: "pass", disabled: st.busy, onclick: ui.act.pass }, t("action.pass", { n: 2 - g.view.grounds[g.seat].passes })));
+      else if (a.places.length) controls.append(h("span", { class: "muted", id: "no-pass" }, t("action.noPass")));
+      if (a.skip) controls.append(h("button", { type: "button", id: "skip", disabled: st.busy, onclick: ui.act.skip }, t("action.skip")));
+      if (st.hintRoute)
+        controls.append(h("button", { type: "button", id: "hint", disabled: st.hinting, onclick: ui.act.hint }, st.hinting ? t("hint.thinking") : t("hint.ask")));
+      if (sel) controls.append(h("button", { type: "button", id: "back", onclick: ui.act.back }, t("action.back")));
+    } else {
+      const ho = handOver();
+      if (ho) controls.append(ho);
+    }
+    bar.append(controls);
+    return bar;
+  }
+
+  function handOver() {
+    const g = st.game;
+    if (g.status === "over" || g.seat === null || g.to_move === null || g.to_move === g.seat) return null;
+    const p = g.players[g.to_move];
+    if (!p || p.kind === "bot" || p.handed_to_bot) return null;
+    const since = Date.parse(g.turn_started_at || "");
+    const wait = (g.seat_timeout || 0) * 1000 - (Date.now() - since);
+    if (!(wait <= 0)) return null;
+    return h(
+      "span",
+      { class: "row" },
+      t("handover.silent", { name: p.name }),
+      h("button", { type: "button", id: "hand-over", onclick: () => ui.handOver(g.to_move) }, t("handover.button", { name: p.name })),
+    );
+  }
+
+  function scoreOf(i) {
+    const g = st.game;
+    if (g.status === "over" && g.result) return g.result.scores.find((x) => x.seat === i) || g.result.scores[i];
+    return st.scores ? st.scores[i] : null;
+  }
+
+  function seatHeader(i, { enlarge = true } = {}) {
+    const g = st.game;
+    const p = g.players[i];
+    const gr = g.view.grounds[i];
+    const sc = scoreOf(i);
+    const toMove = g.to_move === i && g.status !== "over";
+    const parts = sc
+      ? [
+          t("score.symbols", { n: sc.symbols }),
+          t("score.standing", { n: fmt(sc.standing) }),
+          t("score.arches", { n: fmt(sc.arches) }),
+          t("score.surplus", { n: fmt(sc.surplus) }),
+          t("score.missing", { n: fmt(sc.missing) }),
+        ]
+      : [];
+    return h(
+      "header",
+      { class: `seat-head ${toMove ? "to-move" : ""}`, "data-seat": i },
+      h(
+        "div",
+        { class: "seat-line" },
+        h("span", { class: "to-move-mark", "aria-hidden": String(!toMove), title: t("seat.toMove") }, toMove ? "▶" : ""),
+        h("span", { class: "seat-chip" }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), h("span", { class: "seat-name" }, p.name)),
+        h(
+          "span",
+          { class: "seat-meta muted" },
+          [colorWord(p.color), p.kind === "bot" ? t("seat.bot") : null, p.handed_to_bot ? t("seat.handed") : null, g.seat === i ? t("seat.you") : null].filter(Boolean).join(" · "),
+        ),
+        toMove ? h("span", { class: "visually-hidden" }, t("seat.toMove")) : null,
+        h("span", { class: "passes", title: t("seat.passesTip") }, t("seat.passes", { n: 2 - gr.passes })),
+        h(
+          "span",
+          { class: "live-score", "data-score": sc ? sc.total : "", title: sc ? `${g.status === "over" ? t("score.final") : t("score.ifNow")}: ${parts.join(", ")}` : "" },
+          sc ? t("score.points", { n: sc.total }) : "…",
+        ),
+        enlarge ? h("button", { type: "button", class: "small enlarge", "data-enlarge": i, title: t("seat.enlarge"), "aria-label": t("seat.enlargeAria", { name: p.name }), onclick: () => ui.enlarge(i) }, "⤢") : null,
+      ),
+      sc ? h("div", { class: "breakdown muted", "data-breakdown": i }, parts.join(" · ")) : null,
+    );
+  }
+
+  function groundsBox(i, size) {
+    const g = st.game;
+    const gr = g.view.grounds[i];
+    const mine = g.seat === i && size !== "zoom";
+    const sel = st.sel;
+    const over = g.status === "over";
+    const sc = scoreOf(i);
+    const ghost = mine && sel && sel.tile && sel.to ? { at: sel.to, tile: sel.edge ? `${sel.tile}@${sel.edge}` : sel.tile } : null;
+    const svg = renderGrounds(gr, {
+      marks: mine ? myMarks(st) : [],
+      onCell: mine ? ui.act.onMyCell : null,
+      removed: over && sc ? sc.removed_cells || [] : [],
+      surplus: !over && sc ? sc.removed_cells || [] : [],
+      recent: st.recent ? st.recent[i] : [],
+      fresh: size === "zoom" || !(performance.now() < st.freshUntil) ? [] : st.fresh.get(i) || [],
+      ghost,
+      label: t("board.label", { name: g.players[i].name, color: colorWord(gr.color) }),
+    });
+    const box = h("div", { class: `grounds-box ${size}`, "data-seat": i });
+    box.append(svg);
+    const viewKey = `${size}:${i}`;
+    const kept = st.views.get(viewKey);
+    if (kept && kept.base === svg.dataset.baseViewbox) svg.setAttribute("viewBox", kept.vb);
+    panZoom(svg, box, (vb) => st.views.set(viewKey, { base: svg.dataset.baseViewbox, vb }));
+    if (size === "small")
+      box.addEventListener("click", (ev) => {
+        if (svg.dataset.dragged !== "1" && !ev.target.closest("button")) ui.enlarge(i);
+      });
+    return box;
+  }
+
+  function seatPanel(i, size) {
+    const g = st.game;
+    return h(
+      "section",
+      { class: `seat-panel ${g.seat === i ? "mine-panel" : "other"} ${g.to_move === i && g.status !== "over" ? "to-move" : ""}`, "data-seat": i, "aria-label": t("board.label", { name: g.players[i].name, color: colorWord(g.players[i].color) }) },
+      seatHeader(i),
+      groundsBox(i, size),
+    );
+  }
+
+  function logPanel() {
+    const g = st.game;
+    const lines = logLines(g.view.decisions, g.players.map((p) => p.name));
+    const highlight = (l, on) => {
+      for (const svg of page.querySelectorAll(`.grounds-box[data-seat="${l.seat}"] svg.grounds-svg`)) {
+        for (const old of svg.querySelectorAll(".hl-ring")) old.remove();
+        if (on) for (const c of l.cells || []) svg.append(hlRing(c.at));
+      }
+    };
+    const log = h(
+      "ol",
+      { class: "log", id: "log", "aria-label": t("log.aria") },
+      lines.map((l) =>
+        h(
+          "li",
+          { class: l.round ? "round muted" : "", "data-seat": l.seat ?? null, onmouseenter: () => highlight(l, true), onmouseleave: () => highlight(l, false), onfocus: () => highlight(l, true), onblur: () => highlight(l, false), tabindex: l.round ? null : "-1" },
+          l.text,
+        ),
+      ),
+    );
+    return h(
+      "section",
+      { class: `log-panel ${st.showLog ? "open" : ""}`, id: "log-panel" },
+      h("h2", {}, t("log.title"), h("button", { type: "button", class: "small phone-only", onclick: ui.toggleLog, "aria-label": t("action.close") }, "✕")),
+      log,
+      h("p", {}, h("a", { href: ui.recordPath, download: `kerala-${ui.id}.json`, id: "record-link" }, t("end.download"))),
+    );
+  }
+
+  function endPanel() {
+    const g = st.game;
+    const r = g.result;
+    const scores = g.players.map((_, i) => r.scores.find((x) => x.seat === i) || r.scores[i]);
+    const best = Math.min(...r.ranks);
+    const winners = g.players.filter((_, i) => r.ranks[i] === best).map((p) => p.name);
+    const me = g.seat;
+    return h(
+      "section",
+      { class: "end-panel", id: "end" },
+      h("h2", {}, t("end.title")),
+      h(
+        "p",
+        { id: "winner", class: "winner" },
+        winners.length > 1 ? t("end.shared", { names: winners.join(t("end.and")) }) : me !== null && winners[0] === g.players[me].name && r.ranks[me] === best ? t("end.youWin") : t("end.wins", { name: winners[0] }),
+      ),
+      h(
+        "p",
+        { class: "row end-actions" },
+        me !== null ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => ui.again(true) }, t("end.rematch")) : null,
+        h("button", { type: "button", id: "same-again", class: me === null ? "primary" : "", onclick: () => ui.again(false) }, t("end.again")),
+        h("a", { class: "button", href: `#/replay?game=${encodeURIComponent(ui.id)}`, id: "replay-link" }, t("end.replay")),
+        h("a", { class: "button", href: ui.recordPath, download: `kerala-${ui.id}.json` }, t("end.download")),
+        h("a", { class: "button", href: "#/" }, t("end.home")),
+      ),
+      st.created ? ui.createdLinks(st.created) : null,
+      scoreSheet(g.players, scores, r.ranks),
+      h("p", { class: "muted" }, t("end.crossed")),
+    );
+  }
+
+  function zoomDialog() {
+    if (st.zoomSeat === null || !st.game) return null;
+    const i = st.zoomSeat;
+    const dlg = h(
+      "dialog",
+      { class: "zoom-dialog", id: "zoom", "aria-label": t("board.label", { name: nameOf(i), color: colorWord(st.game.players[i].color) }), oncancel: (e) => { e.preventDefault(); ui.enlarge(null); } },
+      h("div", { class: "zoom-head" }, seatHeader(i, { enlarge: false }), h("button", { type: "button", id: "zoom-close", onclick: () => ui.enlarge(null) }, t("action.close"))),
+      groundsBox(i, "zoom"),
+    );
+    return dlg;
+  }
+
+  // ---- the page -------------------------------------------------------------------------
+  return function render() {
+    const g = st.game;
+    if (!g) {
+      page.replaceChildren(
+        st.loadError
+          ? h("div", { class: "error-box", id: "game-error" }, st.loadError, " ", h("a", { href: "#/" }, t("error.home")))
+          : h("p", {}, t("game.loading")),
+      );
+      return;
+    }
+    const v = g.view;
+    const over = g.status === "over";
+    const me = g.seat;
+    st.recent = lastTurns(v, g.players.length);
+    page.dataset.decisionNumber = String(g.decision_number);
+    page.dataset.status = g.status;
+    page.dataset.myTurn = myTurn(st) && !st.busy ? "1" : "0";
+    page.dataset.phase = v.phase;
+    page.dataset.players = String(g.players.length);
+    document.title = over ? t("title.over") : myTurn(st) ? t("title.yourTurn") : t("app.title");
+
+    const order = g.players.map((_, i) => i).filter((i) => i !== me);
+    const focusId = document.activeElement && document.activeElement.id;
+    const fe = document.activeElement;
+    const focusCell = fe && fe.dataset && fe.dataset.x !== undefined && fe.closest && fe.closest(".grounds-box") ? [fe.dataset.x, fe.dataset.y] : null;
+    const oldLog = page.querySelector("#log");
+    const follow = !oldLog || oldLog.scrollHeight - oldLog.scrollTop - oldLog.clientHeight < 40;
+    const oldTop = oldLog ? oldLog.scrollTop : 0;
+
+    const main =
+      me !== null ? seatPanel(me, "mine") : order.length ? seatPanel(order.shift(), "featured") : null;
+    const table = h(
+      "div",
+      { class: `table ${over ? "over" : ""} others-${order.length}`, id: "table" },
+      statusLine(),
+      display(),
+      actionBar(),
+      main ? h("div", { class: "main-area" }, main) : null,
+      h("div", { class: "others", id: "others" }, order.map((i) => seatPanel(i, "small"))),
+      h("aside", { class: "side" }, over && g.result ? endPanel() : null, logPanel()),
+    );
+    const old = page.querySelector("#zoom");
+    if (old && old.open) old.close();
+    const dlg = zoomDialog();
+    page.replaceChildren(h("h1", { class: "visually-hidden" }, t("game.heading")), table, ...(dlg ? [dlg] : []));
+    if (dlg) dlg.showModal();
+    const log = page.querySelector("#log");
+    log.scrollTop = follow ? log.scrollHeight : oldTop;
+    // Keep keyboard focus where it was; when the confirm step appears, it takes the focus.
+    const cb = page.querySelector("#confirm-btn");
+    let kept = false;
+    if (focusId && document.getElementById(focusId)) {
+      document.getElementById(focusId).focus({ preventScroll: true });
+      kept = true;
+    } else if (focusCell) {
+      const el = page.querySelector(`.grounds-box.mine [data-x="${focusCell[0]}"][data-y="${focusCell[1]}"][role=button]`);
+      if (el) el.focus({ preventScroll: true });
+      kept = !!el;
+    }
+    if (cb && (!kept || focusCell)) cb.focus({ preventScroll: true });
+  };
+}

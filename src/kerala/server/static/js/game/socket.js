@@ -1,0 +1,124 @@
+// The game's connection to the server: the first load over HTTP, live updates over the game's
+// WebSocket (reconnecting with backoff, catching up over HTTP first), decisions sent over HTTP,
+// and the live scores of the grounds on show (scored by the server: POST /api/rules/scores).
+
+import { api, toast } from "../ui.js";
+import { t } from "../i18n.js";
+
+/**
+ * Create the connection for game `id` with seat token `token`; `accept(game)` is told every new
+ * snapshot, `onScores()` when live scores arrive, `banner(text, cls, ms)` shows the connection.
+ */
+export function connection(st, { id, token, accept, onScores, banner, hideBanner }) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const path = `/api/games/${encodeURIComponent(id)}`;
+  let ws = null;
+  let tries = 0;
+
+  const load = async (quiet = false) => {
+    try {
+      accept(await api("GET", path, undefined, headers));
+      st.loadError = null;
+    } catch (e) {
+      st.loadError = e.message;
+      if (!st.game) accept(null);
+      else if (!(quiet && e.status === 0)) toast(e.message); // the banner already says it
+      return false;
+    }
+    return true;
+  };
+
+  const connect = () => {
+    if (st.closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = new URLSearchParams();
+    if (token) q.set("token", token);
+    if (st.game) q.set("since", String(st.game.event_number));
+    const sock = new WebSocket(`${proto}://${location.host}${path}/ws?${q}`);
+    ws = sock;
+    let ping = null;
+    sock.onopen = () => {
+      tries = 0;
+      ping = setInterval(() => sock.readyState === 1 && sock.send(JSON.stringify({ type: "ping" })), 20000);
+      if (st.lost) {
+        st.lost = false;
+        banner(t("conn.back"), "ok", 2500);
+      } else hideBanner();
+    };
+    sock.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (m.type === "sync" || m.type === "event") accept(m.game);
+      else if (m.type === "error") {
+        toast(m.detail || t("error.refused"));
+        if (m.status === 404 || m.status === 403) st.closed = true;
+      }
+    };
+    sock.onclose = () => {
+      clearInterval(ping);
+      if (st.closed || ws !== sock) return;
+      st.lost = true;
+      const wait = Math.min(500 * 2 ** tries, 5000);
+      tries++;
+      banner(t("conn.lost"), "lost");
+      setTimeout(async () => {
+        if (st.closed) return;
+        await load(true); // the page is right even before the socket is back
+        connect();
+      }, wait);
+    };
+  };
+
+  /** Send one legal decision; on a refusal, say why and reload. Resolves when answered. */
+  const submit = async (decision) => {
+    const g = await api("POST", `${path}/decisions`, { decision, expected: st.game.decision_number }, headers);
+    accept(g);
+    return g;
+  };
+
+  const handOver = async (seat) => accept(await api("POST", `${path}/seats/${seat}/bot`, {}, headers));
+
+  const findHintRoute = async () => {
+    try {
+      const spec = await api("GET", "/openapi.json");
+      for (const [p, ops] of Object.entries(spec.paths || {}))
+        if (/hint|suggest/.test(p)) return { path: p, method: ops.post ? "POST" : "GET" };
+    } catch {
+      /* no hint button without the route */
+    }
+    return null;
+  };
+
+  const askHint = async (route) =>
+    api(route.method, route.path.replace(/\{[^}]*\}/, encodeURIComponent(id)), route.method === "POST" ? {} : undefined, headers);
+
+  /** Ask the server for the live scores of the grounds on show (once per change of grounds). */
+  const scoreLive = async () => {
+    const g = st.game;
+    if (!g) return;
+    const grounds = g.view.grounds;
+    const k = `${g.event_number}:${JSON.stringify(grounds)}`;
+    if (k === st.scoreKey) return;
+    st.scoreKey = k;
+    try {
+      const r = await api("POST", "/api/rules/scores", { grounds });
+      if (st.scoreKey !== k) return; // a newer position is being scored
+      st.scores = r.scores;
+      onScores();
+    } catch (e) {
+      st.scoreKey = "";
+      toast(e.message);
+    }
+  };
+
+  const close = () => {
+    st.closed = true;
+    if (ws) ws.close();
+  };
+
+  return { load, connect, submit, handOver, findHintRoute, askHint, scoreLive, close, recordPath: `${path}/record` };
+}
