@@ -119,9 +119,12 @@ def test_issue16_i2_analysis_uses_each_seats_view_only(blunder) -> None:
 def test_issue16_verdict_thresholds() -> None:
     assert verdict(0.0, 0.0) is None
     assert verdict(0.06, 0.0) == "inaccuracy"
-    assert verdict(0.0, 4.0) == "mistake"
+    assert verdict(0.12, 0.0) == "mistake"
     assert verdict(0.25, 0.0) == "blunder"
-    assert verdict(0.0, 10.0) == "blunder"
+    # Points judge only a decided position (the win chance cannot tell there).
+    assert verdict(0.0, 10.0, best_win=0.5) is None
+    assert verdict(0.0, 4.0, best_win=0.97) == "mistake"
+    assert verdict(0.0, 10.0, best_win=0.02) == "blunder"
 
 
 def test_issue16_analysed_record_is_still_a_record(blunder) -> None:

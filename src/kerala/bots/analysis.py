@@ -12,7 +12,7 @@ and reports:
   score the rules would give, plus the evaluation's guesses about the rounds to come), which is
   clearer than a win chance when a game is already decided;
 - a flag when the cost is large: ``inaccuracy``, ``mistake`` or ``blunder`` (thresholds in
-  :data:`THRESHOLDS`; the larger of the two costs' verdicts).
+  :data:`THRESHOLDS`; points count only once the game is decided, see :func:`verdict`).
 
 The result extends the record as an optional ``analysis`` field (documented in
 ``docs/notation.md``); readers that do not know it ignore it.
@@ -46,6 +46,8 @@ THRESHOLDS: Final[dict[str, tuple[float, float]]] = {
     "mistake": (0.10, 4.0),
     "inaccuracy": (0.05, 2.0),
 }
+#: A position whose best win chance is this close to 0 or 1 is decided: points judge there.
+DECIDED: Final = 0.1
 #: Format tag of the ``analysis`` field.
 ANALYSIS_VERSION: Final = 1
 #: Default search time per decision, in seconds.
@@ -99,10 +101,17 @@ def decision_points(
     return out
 
 
-def verdict(win_cost: float, points_cost: float) -> str | None:
-    """The flag for a decision's costs (see :data:`THRESHOLDS`), or ``None``."""
+def verdict(win_cost: float, points_cost: float, best_win: float = 0.5) -> str | None:
+    """The flag for a decision's costs (see :data:`THRESHOLDS`), or ``None``.
+
+    Points count only in a decided position (the bot's choice wins with a chance of at most
+    :data:`DECIDED` or at least ``1 - DECIDED``), where every decision's win chance is about
+    the same and the points are the clearer measure; elsewhere the win chance decides, so
+    that a decision the search likes as well as its own choice is not flagged for points.
+    """
+    decided = best_win <= DECIDED or best_win >= 1 - DECIDED
     for name, (w, p) in THRESHOLDS.items():
-        if win_cost >= w or points_cost >= p:
+        if win_cost >= w or (decided and points_cost >= p):
             return name
     return None
 
@@ -138,7 +147,7 @@ def review_point(point: DecisionPoint, budget: float, seed: int | None = None) -
         "win": {"played": round(played_win, 4), "best": round(best_win, 4)},
         "points": {"played": round(played_pts, 2), "best": round(best_pts, 2)},
         "cost": {"win": round(win_cost, 4), "points": round(pts_cost, 2)},
-        "flag": verdict(win_cost, pts_cost) if best != played else None,
+        "flag": verdict(win_cost, pts_cost, best_win) if best != played else None,
         "top": top,
     }
 
@@ -199,6 +208,7 @@ def make_analysis(
         "bot": f"expert:time={budget:g}:clock=cpu",
         "seats": list(seats),
         "thresholds": {k: {"win": w, "points": p} for k, (w, p) in THRESHOLDS.items()},
+        "decided": DECIDED,
         "decisions": list(decisions),
         "summary": summarize(decisions, seats),
     }
