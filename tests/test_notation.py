@@ -19,6 +19,7 @@ import pytest
 from enginelib import make_grounds, play_random, random_line, removal_for, snapshot, state_after
 from kerala.errors import NotationError
 from kerala.game import GameState, Phase, new_game
+from kerala.grounds import cell
 from kerala.notation import (
     read_grounds,
     read_record,
@@ -27,7 +28,8 @@ from kerala.notation import (
     write_grounds,
     write_record,
 )
-from kerala.tiles import tile
+from kerala.scoring import score_grounds
+from kerala.tiles import load_tileset, tile
 
 DATA = Path(__file__).parent / "data"
 RECORD_SCHEMA = schema("record")
@@ -273,12 +275,12 @@ def test_refuses_unknown_tile_naming_round_and_turn() -> None:
     doc = finished()
     bad = copy.deepcopy(doc)
     bad["rounds"][3]["drawn"][1] = "blue:e4"
-    err = refused(bad, "round 3", "unknown tile 'blue:e4' in drawn")
+    err = refused(bad, "round 4", "unknown tile 'blue:e4' in drawn")
     assert err.round == 3
     bad = copy.deepcopy(doc)
     r, i = first_round_with_turns(doc, lambda t: "take" in t)
     bad["rounds"][r]["turns"][i]["take"] = "blue:elephant"
-    err = refused(bad, f"round {r}, turn {i}: illegal turn", "unknown tile 'blue:elephant'")
+    err = refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn", "unknown tile 'blue:elephant'")
     assert (err.round, err.turn) == (r, i)
     bad = copy.deepcopy(doc)
     bad["removed"][0] = "pink:e1"
@@ -289,15 +291,15 @@ def test_refuses_seat_out_of_order() -> None:
     doc = finished()
     bad = copy.deepcopy(doc)
     bad["rounds"][5]["turns"][0]["seat"] = 0  # round 5 belongs to seat 1
-    err = refused(bad, "round 5, turn 0: seat out of order: seat 1 plays now, not 0")
+    err = refused(bad, "round 6, turn 1: seat out of order: seat 1 plays now, not 0")
     assert (err.round, err.turn) == (5, 0)
     bad = copy.deepcopy(doc)
     turns = bad["rounds"][2]["turns"]
     turns[0], turns[1] = turns[1], turns[0]
-    refused(bad, "round 2, turn 0: seat out of order")
+    refused(bad, "round 3, turn 1: seat out of order")
     bad = copy.deepcopy(doc)
     bad["rounds"][2]["turns"][1]["seat"] = "1"
-    refused(bad, "round 2, turn 1: seat out of order", "not '1'")
+    refused(bad, "round 3, turn 2: seat out of order", 'not "1"')
 
 
 def test_refuses_illegal_turn_with_the_rule() -> None:
@@ -306,19 +308,19 @@ def test_refuses_illegal_turn_with_the_rule() -> None:
     bad = copy.deepcopy(doc)
     turn = bad["rounds"][r]["turns"][i]
     turn["to"] = [turn["from"][0] + 2, turn["from"][1]]
-    err = refused(bad, f"round {r}, turn {i}: illegal turn: P1:")
+    err = refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn: P1:")
     assert (err.round, err.turn) == (r, i)
     bad = copy.deepcopy(doc)
     bad["rounds"][r]["turns"][i]["take"] = next(
         n for n in ("blue:e1", "red:e1", "green:e1") if n not in doc["rounds"][r]["drawn"]
     )
-    refused(bad, f"round {r}, turn {i}: illegal turn: G2:", "is not in the display")
+    refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn: G2:", "is not in the display")
     # Coordinates that would alias other cells (found by these tests).
     bad = copy.deepcopy(doc)
     turn = bad["rounds"][r]["turns"][i]
     turn["to"] = [turn["to"][0] + 1, turn["to"][1] - 4096]
     turn["from"] = [turn["from"][0] + 1, turn["from"][1] - 4096]
-    refused(bad, f"round {r}, turn {i}: illegal turn: P6:", "outside the coordinate range")
+    refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn: P6:", "outside the coordinate range")
 
 
 def test_refuses_a_third_pass_g3() -> None:
@@ -335,16 +337,19 @@ def test_refuses_a_third_pass_g3() -> None:
             if t["seat"] == 0:
                 t.clear()
                 t.update({"seat": 0, "pass": True})
-    refused(doc, "round 2, turn 0: illegal turn: G3:")
+    refused(doc, "round 3, turn 1: illegal turn: G3:")
 
 
 def test_refuses_draw_the_bag_could_not_produce() -> None:
+    # A 4th blue:e3: the tile set has 3 (rounds without turns, so the draw is the first fault).
     doc = finished()
-    # A 4th blue:e3: the tile set has 3.
-    bad = copy.deepcopy(doc)
-    bad["rounds"][0]["drawn"] = ["blue:e3", "blue:e3"]
-    bad["rounds"][1]["drawn"] = ["blue:e3", "blue:e3"]
-    refused(bad, "round 1: a draw the bag could not have produced", "× blue:e3, the bag held 3")
+    bad = {k: v for k, v in doc.items() if k != "result"}
+    bad["rounds"] = [
+        {"drawn": ["blue:e3", "blue:e3"], "turns": []},
+        {"drawn": ["blue:e3", "blue:e3"], "turns": []},
+    ]
+    err = refused(bad, "round 2: a draw the bag could not have produced", "4 × blue:e3")
+    assert (err.round, err.turn) == (1, None)
     # A tile the record says was removed: all 20 purple tiles are out.
     colors = ["blue", "red"]
     s = new_game(colors, removal="chosen", removed=removal_for(colors), seed=4)
@@ -352,32 +357,57 @@ def test_refuses_draw_the_bag_could_not_produce() -> None:
     bad = write_record(s)
     assert set(bad["removed"]) == {t.name for t in removal_for(colors)}
     bad["rounds"][0]["drawn"][1] = "purple:e1"
-    err = refused(bad, "round 0: a draw the bag could not have produced: 1 × purple:e1")
+    err = refused(bad, "round 1: a draw the bag could not have produced: 1 × purple:e1")
     assert err.round == 0 and err.turn is None
-    # Too many tiles of unplayed colors drawn for 20 to have been removed (record without
-    # 'removed': 60 tiles of the three other colors, 20 removed, so at most 40 can be drawn).
+
+
+def test_refuses_draws_that_leave_too_few_tiles_for_a_secret_removal() -> None:
+    """S3/S4: a record that keeps the removal secret still cannot draw more than 40 tiles of
+    the three unplayed colors in a 2-player game (60 of them, 20 removed)."""
+    colors = ["blue", "red"]
+    s = new_game(colors, removal="chosen", removed=removal_for(colors))  # the 20 purple tiles
+    others = [t for t in load_tileset("standard").tiles() if t.color in ("green", "black")]
+    assert len(others) == 40
+    for r in range(20):
+        for t in others[2 * r : 2 * r + 2]:
+            s.apply_draw(t)
+        while not s.is_chance() and not s.is_over():
+            s.apply(s.legal_decisions()[0])
+    doc = write_record(s)
+    del doc["removed"]
+    doc["removal"] = "random"
+    read_record(doc)  # possible so far
+    doc["rounds"].append({"drawn": ["purple:e1", "purple:e2"], "turns": []})
+    err = refused(doc, "round 21: a draw the bag could not have produced", "too few tiles")
+    assert err.round == 20
+
+
+def test_record_errors_name_the_first_impossible_point() -> None:
+    """A draw altered in an early round is reported there, not where the bag finally runs
+    out of the substituted tile: the turn that took the original tile is the first fault."""
+    doc = finished()
+    r, i = first_round_with_turns(doc, lambda t: "take" in t and t["take"].endswith(":e1"))
     bad = copy.deepcopy(doc)
-    del bad["removed"]
-    other = [f"{c}:{k}" for c in ("green", "black", "purple") for k in ("e1",) * 6 + ("e2",) * 5]
-    other += [f"{c}:e3" for c in ("green", "black", "purple") for _ in range(3)]
-    assert len(other) == 42
-    for r in range(21):
-        bad["rounds"][r]["drawn"] = other[2 * r : 2 * r + 2]
-    refused(bad, "round 20: a draw the bag could not have produced", "too few tiles")
+    took = bad["rounds"][r]["turns"][i]["take"]
+    color = took.split(":")[0]
+    at = bad["rounds"][r]["drawn"].index(took)
+    bad["rounds"][r]["drawn"][at] = f"{color}:e2"  # e2 is still in the bag then
+    err = refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn: G2:", "not in the display")
+    assert (err.round, err.turn) == (r, i)
 
 
 def test_refuses_wrong_number_of_drawn_tiles() -> None:
     doc = finished()
     bad = copy.deepcopy(doc)
     bad["rounds"][4]["drawn"] = bad["rounds"][4]["drawn"][:1]
-    refused(bad, "round 4: the bag owner draws 2 tiles (G1), 'drawn' lists 1")
+    refused(bad, "round 5: the bag owner draws 2 tiles (G1), 'drawn' lists 1")
 
 
 def test_refuses_result_the_rules_do_not_give() -> None:
     doc = finished()
     bad = copy.deepcopy(doc)
     bad["result"]["scores"][1]["total"] += 1
-    refused(bad, "the result the rules do not give: seat 1 total is")
+    refused(bad, "the result the rules do not give: seat 1 scores at best")
     bad = copy.deepcopy(doc)
     bad["result"]["scores"][0]["symbols"] -= 1
     refused(bad, "seat 0 symbols is")
@@ -390,10 +420,91 @@ def test_refuses_result_the_rules_do_not_give() -> None:
     bad = copy.deepcopy(doc)
     bad["result"]["scores"].pop()
     refused(bad, "'result' scores 1 seats, the game has 2")
-    # removed_cells may differ between programs (SC1 ties): not checked.
+    bad = copy.deepcopy(doc)
+    bad["result"]["scores"][0]["total"] = "7"
+    refused(bad, 'result.scores[0].total must be an integer, got "7"')
+
+
+def tied_choices(g: Any) -> list[Any]:
+    """Every SC1 removal of ``g`` with the best total, by trying every allowed choice."""
+    from itertools import combinations, product
+
+    from kerala.scoring import _areas, score_grounds, score_removal
+
+    areas = _areas(g)[0]
+    per_color = []
+    for color in ("blue", "black", "green", "red", "purple"):
+        group = [a for a in areas if a.color == color]
+        cap = 2 if color == g.color else 1
+        keep = min(cap, len(group))
+        per_color.append(
+            [[a for a in group if a not in kept] for kept in combinations(group, keep)]
+        )
+    best = score_grounds(g).total
+    out = []
+    for parts in product(*per_color):
+        cells = [cell(k) for part in parts for a in part for k in a.cells]
+        b = score_removal(g, cells)
+        if b.total == best:
+            out.append(b)
+    return out
+
+
+def two_best_choices() -> tuple[dict[str, Any], int, Any, Any]:
+    """A finished random record and a seat with two best SC1 choices that differ in surplus."""
+    for seed in range(1, 200):
+        doc = finished(seed)
+        for seat, g in enumerate(read_record(doc).state.grounds):
+            ties = tied_choices(g)
+            for a in ties:
+                for b in ties:
+                    if a.surplus != b.surplus:
+                        return doc, seat, a, b
+    pytest.fail("no random game with two best SC1 choices that differ in surplus")
+
+
+def test_result_is_checked_against_its_own_removal() -> None:
+    """NOTATION.md: total is authoritative; a score listing removed_cells is checked against
+    that removal, so either of two best choices with different fields is accepted."""
+    doc, seat, a, b = two_best_choices()
+    for choice in (a, b):
+        ok = copy.deepcopy(doc)
+        ok["result"]["scores"][seat] = {"seat": seat, **choice.to_json()}
+        read_record(ok)
+    # The fields of one choice with the cells of the other: refused, naming the field.
+    bad = copy.deepcopy(doc)
+    bad["result"]["scores"][seat] = {
+        "seat": seat,
+        **a.to_json(),
+        "removed_cells": b.to_json()["removed_cells"],
+    }
+    refused(bad, f"seat {seat} surplus is {b.surplus} with those removed_cells")
+    # Without removed_cells only total, missing and standing are checked.
     ok = copy.deepcopy(doc)
-    ok["result"]["scores"][0]["removed_cells"] = []
+    ok["result"]["scores"][seat] = {k: v for k, v in bad["result"]["scores"][seat].items()}
+    del ok["result"]["scores"][seat]["removed_cells"]
     read_record(ok)
+
+
+def test_result_removed_cells_must_be_a_legal_removal() -> None:
+    """SC1: removed cells are cells of the grounds, whole areas, the right count per color,
+    and the choice must give the best total."""
+    doc = finished()
+    record = read_record(doc)
+    seat = next(i for i, g in enumerate(record.state.grounds) if score_grounds(g).removed_cells)
+    good = doc["result"]["scores"][seat]["removed_cells"]
+    for cells, message in [
+        ([[99, 99]], "[99, 99] is not a cell of the grounds"),
+        ("everything", "removed_cells must be a list of cells"),
+        ([[1, "a"]], "removed_cells[0]"),
+        (good[:-1] if len(good) > 1 else [], "SC1:"),
+        ([], "SC1:"),
+        (good + [c for c in record.state.grounds[seat].cells() if list(c) not in good][:1], "SC1:"),
+    ]:
+        bad = copy.deepcopy(doc)
+        bad["result"]["scores"][seat]["removed_cells"] = cells
+        err = refused(bad, f"result.scores[{seat}].removed_cells", message)
+        assert "Traceback" not in str(err)
 
 
 def test_refuses_result_of_unfinished_game_and_turns_after_the_end() -> None:
@@ -405,7 +516,7 @@ def test_refuses_result_of_unfinished_game_and_turns_after_the_end() -> None:
     refused(bad, "'result' is given but the game is not over")
     bad = copy.deepcopy(doc)
     bad["rounds"].append({"drawn": [], "turns": []})
-    refused(bad, "round 40: the game was already over")
+    refused(bad, "round 41: the game was already over")
 
 
 def test_refuses_bad_players_and_removal() -> None:
@@ -431,10 +542,10 @@ def test_refuses_follow_up_misuse() -> None:
     r, i = first_round_with_turns(doc, lambda t: "take" in t and "move" not in t["take"])
     bad = copy.deepcopy(doc)
     bad["rounds"][r]["turns"][i]["move_stack"] = {"from": [0, 0], "to": [0, 1]}
-    refused(bad, f"round {r}, turn {i}:", "follow only a special tile")
+    refused(bad, f"round {r + 1}, turn {i + 1}:", "follow only a special tile")
     bad = copy.deepcopy(doc)
     bad["rounds"][r]["turns"][i]["follow_up"] = "pending"
-    refused(bad, f"round {r}, turn {i}:")
+    refused(bad, f"round {r + 1}, turn {i + 1}:")
     for seed in range(40):
         doc = finished(seed)
         try:
@@ -444,14 +555,16 @@ def test_refuses_follow_up_misuse() -> None:
         bad = copy.deepcopy(doc)
         bad["rounds"][r]["turns"][i]["move_elephant"] = {"from": [0, 0], "to": [0, 1]}
         bad["rounds"][r]["turns"][i].pop("move_stack", None)
-        refused(bad, f"round {r}, turn {i}:", "allows 'move_stack', not 'move_elephant'")
+        refused(bad, f"round {r + 1}, turn {i + 1}:", "allows 'move_stack', not 'move_elephant'")
         bad = copy.deepcopy(doc)
         bad["rounds"][r]["turns"][i]["follow_up"] = "pending"
         bad["rounds"][r]["turns"][i].pop("move_stack", None)
-        refused(bad, f"round {r}, turn {i}:", "only the last turn of a record may be pending")
+        refused(
+            bad, f"round {r + 1}, turn {i + 1}:", "only the last turn of a record may be pending"
+        )
         bad = copy.deepcopy(doc)
         bad["rounds"][r]["turns"][i]["follow_up"] = "later"
-        refused(bad, f"round {r}, turn {i}:", "'follow_up' can only be \"pending\"")
+        refused(bad, f"round {r + 1}, turn {i + 1}:", "'follow_up' can only be \"pending\"")
         break
     else:
         raise AssertionError("no move-tile turn found")

@@ -24,6 +24,11 @@ class IllegalDecisionError(KeralaError):
         self.reason = message
 
 
+class IllegalRemovalError(KeralaError):
+    """A choice of surplus areas that SC1 does not allow (cells off the grounds, part of an
+    area, or the wrong number of areas of a color)."""
+
+
 class IllegalDrawError(KeralaError):
     """A tile was imposed as drawn that the bag could not have produced."""
 
@@ -31,15 +36,17 @@ class IllegalDrawError(KeralaError):
 class NotationError(KeralaError):
     """A game record or grounds document is malformed or breaks the rules.
 
-    ``round`` and ``turn`` (0-based, or ``None``) say where the document went wrong.
+    ``round`` and ``turn`` say where the document went wrong: 0-based indexes into the
+    document's lists (or ``None``), for programs. The message counts the way the game shows
+    rounds and turns, from 1 ("round 3, turn 1" is ``rounds[2].turns[0]``).
     """
 
     def __init__(self, message: str, round: int | None = None, turn: int | None = None) -> None:
         where = []
         if round is not None:
-            where.append(f"round {round}")
+            where.append(f"round {round + 1}")
         if turn is not None:
-            where.append(f"turn {turn}")
+            where.append(f"turn {turn + 1}")
         prefix = (", ".join(where) + ": ") if where else ""
         super().__init__(prefix + message)
         self.round = round

@@ -37,6 +37,7 @@ from kerala.actions import (
 from kerala.errors import (
     IllegalDecisionError,
     IllegalDrawError,
+    IllegalRemovalError,
     KeralaError,
     NotationError,
     SetupError,
@@ -44,7 +45,7 @@ from kerala.errors import (
 )
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
 from kerala.grounds import Grounds, Placed, cell, key
-from kerala.scoring import ScoreBreakdown, rank, score_grounds
+from kerala.scoring import ScoreBreakdown, rank, score_grounds, score_removal
 from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
 
 RECORD_FORMAT = "kerala-record"
@@ -321,34 +322,45 @@ def _players(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _check_draws_possible(
     rounds: list[Any], ts: TileSet, colors: set[str], k: int, removed: list[TileType] | None
-) -> list[TileType]:
-    """Round by round, check the draws could come from the bag; return a removal to replay.
+) -> tuple[list[TileType], NotationError | None]:
+    """Round by round, check the draws could come from the bag: a removal to replay with, and
+    the error of the first round whose draws the bag could not have produced (or ``None``).
 
     Without the removed tiles (a record for a player's eyes, I2) any removal consistent with
-    the draws will do: the replay then does not depend on which.
+    the draws will do: the replay then does not depend on which. The removal returned is
+    consistent with every round before the impossible one, so the replay can go on up to it:
+    a turn that breaks the rules there is the first point where the record goes wrong.
     """
     drawn: Counter[TileType] = Counter()
+    error: NotationError | None = None
     for r, rd in enumerate(rounds):
-        for name in rd["drawn"]:
-            tt = _tile(name, "drawn", r)
-            drawn[tt] += 1
+        try:
+            now = Counter(_tile(name, "drawn", r) for name in rd["drawn"])
+        except NotationError as e:
+            error = e
+            break
+        for tt, n in now.items():
             avail = ts.count(tt) - (removed.count(tt) if removed is not None else 0)
-            if drawn[tt] > avail:
-                raise NotationError(
-                    f"a draw the bag could not have produced: {drawn[tt]} × {tt.name}, "
+            if drawn[tt] + n > avail:
+                error = NotationError(
+                    f"a draw the bag could not have produced: {drawn[tt] + n} × {tt.name}, "
                     f"the bag held {avail}",
                     r,
                 )
-        if removed is None:
-            spare = sum(ts.count(t) - drawn[t] for t in ts if t.color not in colors)
+                break
+        if error is None and removed is None:
+            spare = sum(ts.count(t) - drawn[t] - now[t] for t in ts if t.color not in colors)
             if spare < k:
-                raise NotationError(
+                error = NotationError(
                     "a draw the bag could not have produced: too few tiles of unplayed colors "
                     f"are left for the {k} removed ones",
                     r,
                 )
+        if error is not None:
+            break
+        drawn += now
     if removed is not None:
-        return removed
+        return removed, error
     out: list[TileType] = []
     for t in ts:
         if t.color in colors:
@@ -356,7 +368,7 @@ def _check_draws_possible(
         out.extend([t] * min(ts.count(t) - drawn[t], k - len(out)))
         if len(out) == k:
             break
-    return out
+    return out, error
 
 
 def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = None) -> Record:
@@ -410,7 +422,7 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
         for t in removed:
             if t.color in colors:
                 raise NotationError(f"S3: removed tile {t.name} is of a color a player plays")
-    replay_removed = _check_draws_possible(rounds, ts, set(colors), k, removed)
+    replay_removed, draw_error = _check_draws_possible(rounds, ts, set(colors), k, removed)
     try:
         if removal == "chosen":
             state = new_game(colors, tileset=ts, removal="chosen", removed=replay_removed)
@@ -427,6 +439,8 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
     state.removal_known = removed is not None
     pending = False
     for r, rd in enumerate(rounds):
+        if draw_error is not None and draw_error.round == r:
+            raise draw_error
         if state.is_over():
             raise NotationError("the game was already over", r)
         if state.phase != Phase.DRAW or state.round != r:
@@ -459,10 +473,10 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
     expected = state.to_move
     seat = turn.get("seat")
     if expected is not None and seat != expected:
-        raise NotationError(f"seat out of order: seat {expected} plays now, not {seat!r}", r, i)
+        raise NotationError(f"seat out of order: seat {expected} plays now, not {_js(seat)}", r, i)
     pending_flag = turn.get("follow_up")
     if pending_flag is not None and pending_flag != "pending":
-        raise NotationError(f"'follow_up' can only be \"pending\", got {pending_flag!r}", r, i)
+        raise NotationError(f"'follow_up' can only be \"pending\", got {_js(pending_flag)}", r, i)
     try:
         decision, follow = turn_from_json({k: v for k, v in turn.items() if k != "follow_up"})
         state.apply(decision)
@@ -486,6 +500,11 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
 
 
 def _check_result(state: GameState, result: object) -> None:
+    """NOTATION.md: ``total`` is authoritative. A score that lists ``removed_cells`` must list
+    a removal that SC1 allows, and its other fields must be what that removal gives, with the
+    best total; without ``removed_cells`` only the fields that every best choice shares
+    (``total``, ``missing``, ``standing``) are checked, since equally good choices can differ
+    in the others."""
     if not state.is_over():
         raise NotationError("'result' is given but the game is not over")
     if not isinstance(result, dict) or not isinstance(result.get("scores"), list):
@@ -494,22 +513,49 @@ def _check_result(state: GameState, result: object) -> None:
     got = result["scores"]
     if len(got) != len(scores):
         raise NotationError(f"'result' scores {len(got)} seats, the game has {len(scores)}")
-    for i, (mine, theirs) in enumerate(zip(scores, got, strict=True)):
+    for i, (best, theirs) in enumerate(zip(scores, got, strict=True)):
+        where = f"result.scores[{i}]"
         if not isinstance(theirs, dict):
-            raise NotationError(f"result.scores[{i}] must be an object")
+            raise NotationError(f"{where} must be an object")
         if theirs.get("seat", i) != i:
-            raise NotationError(
-                f"result.scores[{i}] is for seat {theirs.get('seat')!r}, expected {i}"
-            )
-        mj = mine.to_json()
-        for f in _SCORE_FIELDS:
-            if f in theirs and (type(theirs[f]) is not int or theirs[f] != mj[f]):
-                raise NotationError(
-                    f"the result the rules do not give: seat {i} {f} is {mj[f]}, "
-                    f"the record says {theirs[f]!r}"
-                )
+            raise NotationError(f"{where} is for seat {_js(theirs.get('seat'))}, expected {i}")
         if "total" not in theirs:
-            raise NotationError(f"result.scores[{i}] lacks 'total'")
+            raise NotationError(f"{where} lacks 'total'")
+        for f in _SCORE_FIELDS:
+            if f in theirs and type(theirs[f]) is not int:
+                raise NotationError(f"{where}.{f} must be an integer, got {_js(theirs[f])}")
+        if theirs["total"] != best.total:
+            raise NotationError(
+                f"the result the rules do not give: seat {i} scores at best {best.total}, "
+                f"the record says {theirs['total']}"
+            )
+        checked: tuple[str, ...] = ("missing", "standing")
+        own = False
+        mine = best.to_json()
+        if "removed_cells" in theirs:
+            cells = theirs["removed_cells"]
+            if not isinstance(cells, list):
+                raise NotationError(f"{where}.removed_cells must be a list of cells")
+            parsed = [_cell(c, f"{where}.removed_cells[{n}]") for n, c in enumerate(cells)]
+            try:
+                chosen = score_removal(state.grounds[i], parsed)
+            except IllegalRemovalError as e:
+                raise NotationError(f"{where}.removed_cells: {e}") from None
+            if chosen.total != best.total:
+                raise NotationError(
+                    f"{where}.removed_cells is not a best choice: it gives {chosen.total}, "
+                    f"the best is {best.total}"
+                )
+            checked = _SCORE_FIELDS
+            own = True
+            mine = chosen.to_json()
+        for f in checked:
+            if f in theirs and theirs[f] != mine[f]:
+                raise NotationError(
+                    f"the result the rules do not give: seat {i} {f} is {mine[f]}"
+                    f"{' with those removed_cells' if own else ''}, "
+                    f"the record says {theirs[f]}"
+                )
     ranks = rank([s.total for s in scores])
     if "ranks" in result and (
         not isinstance(result["ranks"], list)
@@ -518,8 +564,16 @@ def _check_result(state: GameState, result: object) -> None:
     ):
         raise NotationError(
             "the result the rules do not give: "
-            f"ranks are {ranks}, the record says {result['ranks']!r}"
+            f"ranks are {_js(ranks)}, the record says {_js(result['ranks'])}"
         )
+
+
+def _js(value: object) -> str:
+    """A value as JSON, for messages about JSON documents."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def score_document(doc: str | bytes | Mapping[str, Any]) -> ScoreBreakdown:

@@ -13,11 +13,13 @@ over the five colors finds the best combination.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, cast
 
-from kerala.grounds import EDGE_KEY_DELTA, STRIDE, Grounds, cell
+from kerala.errors import IllegalRemovalError
+from kerala.grounds import EDGE_KEY_DELTA, STRIDE, Grounds, cell, key
 from kerala.tiles import COLORS
 
 Cell = tuple[int, int]
@@ -131,11 +133,11 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
     return areas, area_of, arches
 
 
-def score_grounds(g: Grounds) -> ScoreBreakdown:
-    """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
-    areas, area_of, arch_cells = _areas(g)
+def _links(
+    g: Grounds, area_of: dict[int, int], arch_cells: list[int]
+) -> dict[tuple[int, int], int]:
+    """SC4's arch links between areas: (area of the arch, area faced) -> scoring arches."""
     stacks = g.stacks
-    # Arch links between areas: (area of arch, area faced) -> count of scoring arches.
     links: dict[tuple[int, int], int] = {}
     for k in arch_cells:
         t, edge = stacks[k][-1]
@@ -144,6 +146,13 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         if fs is not None and fs[-1][0].color == t.arch_color:
             pair = (area_of[k], area_of[f])
             links[pair] = links.get(pair, 0) + 1
+    return links
+
+
+def score_grounds(g: Grounds) -> ScoreBreakdown:
+    """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
+    areas, area_of, arch_cells = _areas(g)
+    links = _links(g, area_of, arch_cells)
     linked: set[int] = set()
     partner: dict[int, list[tuple[int, int]]] = {}
     for (ia, ib), cnt in links.items():
@@ -177,12 +186,20 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
     # Without a scoring arch every color has one candidate: the best areas.
     best_choice = _best(domains, value, partner) if links else [d[0] for d in domains]
     kept = {i for choice in best_choice for i in choice}
+    return _breakdown(g, areas, links, kept)
 
+
+def _breakdown(
+    g: Grounds, areas: list[_Area], links: dict[tuple[int, int], int], kept: set[int]
+) -> ScoreBreakdown:
+    """SC1–SC6 once the kept areas are chosen."""
     surplus = 0
     removed: list[int] = []
     symbols = 0
     by_color_symbols = dict.fromkeys(COLORS, 0)
+    present = set()
     for a in areas:
+        present.add(a.color)
         if a.index in kept:
             symbols += a.symbols
             by_color_symbols[a.color] += a.symbols
@@ -193,7 +210,8 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
     for (ia, ib), cnt in links.items():
         if ia in kept and ib in kept:
             arches += ARCH_POINTS * cnt
-    missing = MISSING_COLOR_POINTS * sum(1 for c in COLORS if not by_color[c])
+    # SC2: every color that has an area keeps one, so removal never makes a color missing.
+    missing = MISSING_COLOR_POINTS * (len(COLORS) - len(present))
     standing = 2 - g.passes
     total = surplus + missing + standing + arches + symbols
     removed.sort()  # key order is (x, y) order
@@ -207,6 +225,52 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         removed_cells=tuple(map(cell, removed)),
         symbols_by_color=tuple(by_color_symbols.items()),
     )
+
+
+def score_removal(g: Grounds, removed: Iterable[Cell]) -> ScoreBreakdown:
+    """SC1–SC6 for one given choice of surplus areas: ``removed`` are the cells taken off.
+
+    The choice must be one that SC1 allows: cells of the grounds, whole areas, and for each
+    color every area but the 1 kept (2 for the player's own color; all areas of a color when
+    it has no more than that, none removed). Otherwise :class:`IllegalRemovalError` says what
+    is wrong. Several choices can tie for the best total; :func:`score_grounds` picks one.
+
+    >>> from kerala.grounds import Grounds
+    >>> score_removal(Grounds.start("blue"), []).total
+    -17
+    >>> score_removal(Grounds.start("blue"), [(0, 0)])
+    Traceback (most recent call last):
+    kerala.errors.IllegalRemovalError: SC1: blue has 1 area and keeps 1, so 0 are removed, not 1
+    """
+    areas, area_of, arch_cells = _areas(g)
+    stacks = g.stacks
+    cells = set()
+    for c in removed:
+        k = key(c)
+        if k not in stacks:
+            raise IllegalRemovalError(f"SC1: {list(c)} is not a cell of the grounds")
+        cells.add(k)
+    gone = {area_of[k] for k in cells}
+    for i in sorted(gone):
+        a = areas[i]
+        if not cells.issuperset(a.cells):
+            part = sorted(cell(k) for k in a.cells if k not in cells)
+            raise IllegalRemovalError(
+                f"SC1: areas are removed whole; {list(part[0])} is left of an area of {a.color}"
+            )
+    for color in COLORS:
+        group = [a for a in areas if a.color == color]
+        cap = 2 if color == g.color else 1
+        due = max(0, len(group) - cap)
+        got = sum(1 for a in group if a.index in gone)
+        if got != due:
+            n = len(group)
+            raise IllegalRemovalError(
+                f"SC1: {color} has {n} area{'s' * (n != 1)} and keeps {n - due}, "
+                f"so {due} {'is' if due == 1 else 'are'} removed, not {got}"
+            )
+    kept = {a.index for a in areas} - gone
+    return _breakdown(g, areas, _links(g, area_of, arch_cells), kept)
 
 
 def _best(
