@@ -161,9 +161,9 @@ def test_record_check_json_lines_and_exit_status(tmp_path: Path) -> None:
         "error": None,
         "totals": [b.total for b in s.scores()],
     }
-    assert set(lines[1]) == {"file", "ok", "error", "totals"}
+    assert set(lines[1]) == {"file", "ok", "error", "round", "turn", "totals"}
     assert lines[1]["file"] == str(bad) and lines[1]["ok"] is False
-    assert "the result the rules do not give: seat 2 total" in lines[1]["error"]
+    assert "the result the rules do not give: seat 2 " in lines[1]["error"]
     assert lines[1]["totals"] is None
 
 
@@ -188,7 +188,8 @@ def test_record_check_names_round_and_turn(tmp_path: Path) -> None:
     p = kerala("record", "check", bad)
     assert p.returncode == 1
     no_traceback(p)
-    assert "round 7, turn 1: seat out of order" in " ".join(p.stdout.split())
+    # Rounds and turns are counted from 1 in messages (docs/notation.md): index 7 is round 8.
+    assert f"bad {bad}: round 8, turn 2: seat out of order" in p.stdout
 
 
 def test_record_check_malformed_and_missing_files(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.errors import KeralaError
+from kerala.errors import KeralaError, NotationError
 from kerala.game import Phase, new_game
 from kerala.gridtext import looks_like_json, parse_grid
 from kerala.grounds import Grounds
@@ -198,7 +198,7 @@ def scoring_pad(breakdowns: list[tuple[str, ScoreBreakdown]]) -> Table:
     table = Table(title="Scoring pad", show_lines=False)
     table.add_column("", style="bold")
     for name, _ in breakdowns:
-        table.add_column(name, justify="right", overflow="fold")
+        table.add_column(Text(name), justify="right", overflow="fold")  # a name, not markup
     for color in COLORS:
         table.add_row(
             f"{color} symbols",
@@ -208,7 +208,9 @@ def scoring_pad(breakdowns: list[tuple[str, ScoreBreakdown]]) -> Table:
     table.add_row("arches", *[f"{b.arches:+d}" for _, b in breakdowns])
     table.add_row("surplus areas", *[f"{b.surplus:+d}" for _, b in breakdowns])
     table.add_row("missing colors", *[f"{b.missing:+d}" for _, b in breakdowns])
-    table.add_row("total", *[f"[bold]{b.total}[/]" for _, b in breakdowns], end_section=True)
+    table.add_row(
+        "total", *[Text(str(b.total), style="bold") for _, b in breakdowns], end_section=True
+    )
     return table
 
 
@@ -326,6 +328,7 @@ def record_check(
     bad = 0
     for f in files:
         error: str | None = None
+        where: dict[str, int | None] = {}
         totals: list[int] | None = None
         finished = False
         try:
@@ -333,6 +336,9 @@ def record_check(
             finished = rec.state.is_over()
             if finished:
                 totals = [s.total for s in rec.state.scores()]
+        except NotationError as e:
+            error = str(e)  # counts rounds and turns from 1, as the game shows them
+            where = {"round": e.round, "turn": e.turn}  # JSON keeps 0-based indexes
         except KeralaError as e:
             error = str(e)
         if error is not None:
@@ -340,7 +346,9 @@ def record_check(
         label = _file_label(f)
         if as_json:
             print(
-                json.dumps({"file": label, "ok": error is None, "error": error, "totals": totals})
+                json.dumps(
+                    {"file": label, "ok": error is None, "error": error, **where, "totals": totals}
+                )
             )
         elif error is None:
             what = (
@@ -348,7 +356,11 @@ def record_check(
                 if finished
                 else "valid game in progress"
             )
-            console.print(f"[green]ok[/]  {label}: {what}", highlight=False, soft_wrap=True)
+            console.print(
+                Text.assemble(("ok", "green"), f"  {label}: {what}"),
+                highlight=False,
+                soft_wrap=True,
+            )
         else:
             console.print(
                 Text.assemble(("bad", "red"), f" {label}: {error}"), highlight=False, soft_wrap=True

@@ -634,5 +634,5 @@ def test_record_check(client: TestClient) -> None:
     bad = {**doc, "rounds": [dict(doc["rounds"][0]), *doc["rounds"][1:]]}
     bad["rounds"][0]["turns"] = [{**doc["rounds"][0]["turns"][0], "to": [9, 9]}]
     body = refused(client.post("/api/records/check", json=bad), 422, "invalid_document")
-    assert "round 0" in body["detail"] and "turn 0" in body["detail"]
+    assert "round 1, turn 1" in body["detail"]  # counted from 1, as the game shows them
     refused(client.post("/api/records/check", json={"format": "x"}), 422, "invalid_document")
