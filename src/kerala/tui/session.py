@@ -19,7 +19,6 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.text import Text
 
 from kerala.actions import Decision, Place, describe
@@ -286,13 +285,13 @@ class Session:
         scores = state.scores()
         table = scoring_pad(
             [
-                (escape(f"{s.name}\n{COLOR_LETTER[s.color]}={s.color}"), b)
+                (f"{s.name}\n{COLOR_LETTER[s.color]}={s.color}", b)
                 for s, b in zip(self.seats, scores, strict=True)
             ]
         )
         table.title = title
         table.columns[0].no_wrap = True  # with 5 players the names wrap, not the row labels
-        # The pad marks the totals up in bold (Rich markup); the names are escaped above.
+        # The names are text, never markup (a name may hold brackets).
         self.console.print(table, markup=True, highlight=False)
 
     def record(self) -> dict[str, Any]:
