@@ -9,10 +9,11 @@
 
 import { h, api } from "./ui.js";
 import { decisionWords } from "./words.js";
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const states = new WeakMap();
-const FLAG_WORDS = { blunder: "Blunder", mistake: "Mistake", inaccuracy: "Inaccuracy" };
+const flagWord = (f) => t(`analysis.flag.${f}`);
 
 function sourceKey(st) {
   return st.source.kind === "game" ? `game:${st.source.id}` : `record:${st.source.name}`;
@@ -65,7 +66,7 @@ function poll(page, st, go, a) {
       a.analysis = a.job.analysis;
     } else if (a.job.status === "failed") {
       a.status = "failed";
-      a.error = a.job.error || "the analysis failed";
+      a.error = a.job.error || t("analysis.failed");
     }
     draw(page, st, go);
     if (a.status === "running") a.timer = setTimeout(step, 400);
@@ -75,11 +76,11 @@ function poll(page, st, go, a) {
 }
 
 function names(st) {
-  return st.players.map((p, i) => (p && p.name) || `Seat ${i + 1}`);
+  return st.players.map((p, i) => (p && p.name) || t("words.seat", { n: i + 1 }));
 }
 
 function timeline(st, go, analysis) {
-  const bar = h("div", { class: "analysis-timeline", id: "analysis-timeline", role: "list", "aria-label": "mistakes on the timeline" });
+  const bar = h("div", { class: "analysis-timeline", id: "analysis-timeline", role: "list", "aria-label": t("analysis.timeline") });
   bar.style.cssText = "position:relative;height:22px;margin:6px 0 10px;border-radius:4px;background:var(--panel-2, #eee);overflow:hidden";
   const total = Math.max(1, st.total);
   const color = { blunder: "#c62828", mistake: "#ef6c00", inaccuracy: "#f9a825" };
@@ -87,7 +88,7 @@ function timeline(st, go, analysis) {
   for (const d of analysis.decisions) {
     if (!d.flag) continue;
     const step = d.at + 1;
-    const who = names(st)[d.seat] ?? `Seat ${d.seat + 1}`;
+    const who = names(st)[d.seat] ?? t("words.seat", { n: d.seat + 1 });
     const mark = h(
       "button",
       {
@@ -96,8 +97,8 @@ function timeline(st, go, analysis) {
         role: "listitem",
         "data-flag": d.flag,
         "data-at": step,
-        title: `${FLAG_WORDS[d.flag]} by ${who} at decision ${step}`,
-        "aria-label": `${FLAG_WORDS[d.flag]} by ${who} at decision ${step}`,
+        title: t("analysis.mark", { flag: flagWord(d.flag), name: who, n: step }),
+        "aria-label": t("analysis.mark", { flag: flagWord(d.flag), name: who, n: step }),
         onclick: () => go(step),
       },
       "",
@@ -122,8 +123,14 @@ function summary(st, analysis) {
       h(
         "li",
         { "data-seat": seat },
-        `${n[Number(seat)] ?? `Seat ${Number(seat) + 1}`}: ${s.decisions} decisions, ${s.agreed} as the bot would; ` +
-          `${s.blunders} blunders, ${s.mistakes} mistakes, ${s.inaccuracys} inaccuracies`,
+        t("analysis.summary", {
+          name: n[Number(seat)] ?? t("words.seat", { n: Number(seat) + 1 }),
+          decisions: s.decisions,
+          agreed: s.agreed,
+          blunders: s.blunders,
+          mistakes: s.mistakes,
+          inaccuracies: s.inaccuracys,
+        }),
       ),
     ),
   );
@@ -131,18 +138,18 @@ function summary(st, analysis) {
 
 function stepNote(st, analysis) {
   const d = analysis.decisions.find((x) => x.at + 1 === st.at);
-  if (!d) return h("p", { id: "analysis-step", class: "muted" }, "No review for this step (a forced decision, or another seat's).");
-  const who = names(st)[d.seat] ?? `Seat ${d.seat + 1}`;
+  if (!d) return h("p", { id: "analysis-step", class: "muted" }, t("analysis.noReview"));
+  const who = names(st)[d.seat] ?? t("words.seat", { n: d.seat + 1 });
   if (JSON.stringify(d.played) === JSON.stringify(d.best))
-    return h("p", { id: "analysis-step", "data-flag": "" }, `${who} played the bot's choice (win chance ${pct(d.win.best)}).`);
-  const flag = d.flag ? `${FLAG_WORDS[d.flag]}. ` : "";
+    return h("p", { id: "analysis-step", "data-flag": "" }, t("analysis.agreed", { name: who, win: pct(d.win.best) }));
+  const flag = d.flag ? `${flagWord(d.flag)}. ` : "";
   return h(
     "p",
     { id: "analysis-step", "data-flag": d.flag || "" },
     flag,
-    "Better: ",
+    t("analysis.better"),
     h("strong", { id: "analysis-better" }, decisionWords(d.best, who)),
-    ` (win chance ${pct(d.win.best)} instead of ${pct(d.win.played)}; ${d.cost.points.toFixed(1)} points lost by the evaluation).`,
+    t("analysis.cost", { best: pct(d.win.best), played: pct(d.win.played), points: d.cost.points.toFixed(1) }),
   );
 }
 
@@ -164,7 +171,7 @@ function markBoard(page, st, analysis) {
     for (const [k, v] of Object.entries({ class: "analysis-better", "data-x": at[0], "data-y": at[1], x: at[0] * S + 4, y: at[1] * S + 4, width: S - 8, height: S - 8, rx: 10, fill: "none", stroke: "#2e7d32", "stroke-width": 8, "stroke-dasharray": "14 8", "pointer-events": "none" }))
       r.setAttribute(k, String(v));
     const title = document.createElementNS(SVG, "title");
-    title.textContent = "the bot's choice";
+    title.textContent = t("analysis.botChoice");
     r.append(title);
     svg.append(r);
     // Make room for a cell outside the drawn grounds (an empty neighbour at the edge).
@@ -182,32 +189,32 @@ function markBoard(page, st, analysis) {
 function draw(page, st, go) {
   if (!st.source) return;
   const a = stateOf(st);
-  const parts = [h("h2", {}, "Analysis")];
+  const parts = [h("h2", {}, t("analysis.title"))];
   if (a.status === "idle") {
     parts.push(
-      h("p", { class: "muted" }, "The strongest bot reviews every decision from its player's view at the time, and marks the costly ones."),
-      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, "Analyse"),
+      h("p", { class: "muted" }, t("analysis.intro")),
+      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, t("analysis.start")),
     );
   } else if (a.status === "running") {
     const done = a.job ? a.job.done : 0;
     const total = a.job ? a.job.total : 0;
     parts.push(
-      h("p", { id: "analysis-status", "aria-live": "polite" }, `Analysing… ${done} / ${total} decisions`),
+      h("p", { id: "analysis-status", "aria-live": "polite" }, t("analysis.running", { done, total })),
       h("progress", { id: "analysis-progress", value: done, max: Math.max(1, total) }),
     );
   } else if (a.status === "failed") {
     parts.push(
-      h("div", { class: "error-box", id: "analysis-error", role: "alert" }, a.error || "the analysis failed"),
-      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, "Try again"),
+      h("div", { class: "error-box", id: "analysis-error", role: "alert" }, a.error || t("analysis.failed")),
+      h("button", { type: "button", id: "analyse-button", onclick: () => start(page, st, go, a) }, t("analysis.again")),
     );
   } else if (a.analysis) {
     const flagged = a.analysis.decisions.filter((d) => d.flag);
     const next = flagged.find((d) => d.at + 1 > st.at) || flagged[0];
     parts.push(
-      h("p", { id: "analysis-status" }, `Done: ${flagged.length} decisions marked (by ${a.analysis.bot}).`),
+      h("p", { id: "analysis-status" }, t("analysis.done", { n: flagged.length, bot: a.analysis.bot })),
       summary(st, a.analysis),
       timeline(st, go, a.analysis),
-      next ? h("button", { type: "button", id: "analysis-next", onclick: () => go(next.at + 1) }, "Next marked decision") : "",
+      next ? h("button", { type: "button", id: "analysis-next", onclick: () => go(next.at + 1) }, t("analysis.next")) : "",
       stepNote(st, a.analysis),
     );
   }
