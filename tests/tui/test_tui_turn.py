@@ -193,6 +193,8 @@ def test_typed_turn_with_its_follow_up_folded_in() -> None:
         ('{"take": "blue:e1", "to": [1, 0]}', "needs 'to' and 'from'"),
         ('{"pass": true, "follow_up": "pending"}', "belongs in saved records"),
         ('{"skip": true}', "takes a tile"),
+        # issue 14: no "starting at at column"
+        ('{"take": "blue:e', r"malformed JSON: Unterminated string starting at column 10$"),
     ],
 )
 def test_typed_turn_errors_say_what_is_wrong(text: str, message: str) -> None:

@@ -391,7 +391,9 @@ class TurnBuilder:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise TurnInputError(f"malformed JSON: {e.msg} at column {e.colno}") from None
+            # json's own messages may end in "at" ("Unterminated string starting at").
+            at = "" if e.msg.endswith(" at") else " at"
+            raise TurnInputError(f"malformed JSON: {e.msg}{at} column {e.colno}") from None
         if not isinstance(obj, dict):
             raise TurnInputError("a typed turn must be a JSON object {...}")
         obj = dict(obj)
