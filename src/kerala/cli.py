@@ -745,8 +745,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print_error(str(e))
         sys.exit(2)
     except typer.Abort:
-        print_error("interrupted")
-        sys.exit(130)
+        print_error("aborted (input ended)")
+        sys.exit(1)
     except KeyboardInterrupt:
         err_console.print("interrupted", highlight=False)
         sys.exit(130)
