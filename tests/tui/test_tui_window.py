@@ -136,6 +136,14 @@ def test_issue14_choices_and_elephants_stay_in_view_at_80x24(
         n_tiles = len({d.take for d in state.legal_decisions() if isinstance(d, Place)})
         menu = "\n".join(lines[lines.index(panel[-1]) + 1 :])
         assert "1)" in menu and f"{n_tiles})" in menu and "Take a tile" in menu
+        # v draws every grounds in full (the screen scrolls), then asks again.
+        scr.send("v")
+        scr.child.expect("tile> ")
+        printed = scr.child.before
+        scr.stream.feed(printed + scr.child.after)
+        for i in range(1, state.n):
+            assert f"╭─ bot {i} " in printed, i
+        assert not re.search(r"y -?\d+\.\.-?\d+ of", printed)  # no grounds cut in height
         # The target question: every target is numbered in the menu and marked on the grid.
         tries = 0
         kind = "target"

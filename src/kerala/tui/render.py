@@ -343,16 +343,23 @@ def board(
     focus_seat: int | None,
     marks: Mapping[Cell, str] | None = None,
     removed: Mapping[int, Sequence[Cell]] | None = None,
+    full: bool = False,
 ) -> RenderableType:
     """Every grounds, the focus seat's last (nearest the prompt) and marked, then the status.
 
-    Panels flow side by side when they fit in ``width``.
+    Panels flow side by side when they fit in ``width``; ``full`` draws every grounds whole
+    (``v``), however tall.
     """
     cols = max_cols_for(width)
     removed = removed or {}
     others = [s for s in range(view.n) if s != focus_seat]
     # With a player to focus on, the others get less height: the focus sits above the prompt.
-    other_rows = max(4, min(10, height - 14)) if focus_seat is not None else max(4, height - 6)
+    if full:
+        other_rows = height
+    elif focus_seat is not None:
+        other_rows = max(4, min(10, height - 14))
+    else:
+        other_rows = max(4, height - 6)
     panels: list[RenderableType] = [
         grounds_panel(
             view,

@@ -249,7 +249,20 @@ class Session:
         elif low in ("t", "scores"):
             self._scores(self.state, "Scores so far (if the game ended now)")
         elif low in ("v", "view"):
-            self._show_board(builder, full=True)
+            # Every grounds in full (the screen scrolls), then the question again.
+            q = builder.question()
+            self._print(
+                board(
+                    builder.current.view(builder.seat),
+                    self.names,
+                    width=self.console.size.width,
+                    height=10_000,
+                    focus_seat=builder.seat,
+                    marks=q.marks(),
+                    full=True,
+                )
+            )
+            self._show_question(q, builder)
         elif low in ("q", "quit"):
             answer = self.read_line("quit without saving? (y/n)> ").strip().lower()
             if answer in ("y", "yes"):
