@@ -39,6 +39,11 @@ _AFTER_DECISION = (
     )
 )
 _INSERT_EVENT = sa.insert(_EVENTS)
+_SET_RANK = (
+    sa.update(_SEATS)
+    .where(_SEATS.c.game_id == sa.bindparam("b_id"), _SEATS.c.seat == sa.bindparam("b_seat"))
+    .values(rank=sa.bindparam("b_rank"))
+)
 
 
 def aware(t: dt.datetime) -> dt.datetime:
@@ -81,6 +86,22 @@ class GameInfo:
             r.to_move,
             r.result,
         )
+
+
+@dataclass(frozen=True)
+class GameQuery:
+    """What a game list asks for (every field optional but the page size)."""
+
+    limit: int = 20
+    status: str | None = None
+    #: Part of a player's name (any seat), case-insensitive.
+    player: str | None = None
+    #: A player's whole name, case-insensitive, who finished first (SC7).
+    winner: str | None = None
+    created_from: dt.datetime | None = None
+    created_before: dt.datetime | None = None
+    #: The last game of the previous page: (``updated_at``, ``id``).
+    after: tuple[dt.datetime, str] | None = None
 
 
 class GameRepository:
@@ -138,22 +159,54 @@ class GameRepository:
             ).all()
         return [{"number": r.number, "kind": r.kind, **r.data} for r in rows]
 
-    def list_games(self, status: str | None, limit: int) -> list[tuple[GameInfo, list[Seat]]]:
-        """The games most recently moved, newest first, with their seats."""
+    def list_games(self, query: GameQuery) -> list[tuple[GameInfo, list[Seat]]]:
+        """The games ``query`` asks for, most recently moved first, with their seats (no
+        token hashes); at most ``query.limit``, after ``query.after`` (keyset pagination)."""
         with Session(self.engine) as session:
-            q = sa.select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
-            if status is not None:
-                q = q.where(GameRow.status == status)
+            q = (
+                sa.select(GameRow)
+                .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
+                .limit(query.limit)
+            )
+            if query.status is not None:
+                q = q.where(GameRow.status == query.status)
+            if query.player is not None:
+                q = q.where(
+                    sa.exists().where(
+                        SeatRow.game_id == GameRow.id,
+                        sa.func.lower(SeatRow.name).contains(query.player.lower(), autoescape=True),
+                    )
+                )
+            if query.winner is not None:
+                q = q.where(
+                    sa.exists().where(
+                        SeatRow.game_id == GameRow.id,
+                        SeatRow.rank == 1,
+                        sa.func.lower(SeatRow.name) == query.winner.lower(),
+                    )
+                )
+            if query.created_from is not None:
+                q = q.where(GameRow.created_at >= query.created_from)
+            if query.created_before is not None:
+                q = q.where(GameRow.created_at < query.created_before)
+            if query.after is not None:
+                t, gid = query.after
+                q = q.where(
+                    sa.or_(
+                        GameRow.updated_at < t,
+                        sa.and_(GameRow.updated_at == t, GameRow.id < gid),
+                    )
+                )
             rows = [GameInfo.of(r) for r in session.scalars(q).all()]
             seats: dict[str, list[Seat]] = {r.id: [] for r in rows}
             if rows:
-                for s in session.scalars(
+                for st in session.scalars(
                     sa.select(SeatRow)
                     .where(SeatRow.game_id.in_(list(seats)))
                     .order_by(SeatRow.game_id, SeatRow.seat)
                 ):
-                    seats[s.game_id].append(
-                        Seat(s.seat, s.name, s.color, s.kind, s.bot, s.handed_to_bot, None)
+                    seats[st.game_id].append(
+                        Seat(st.seat, st.name, st.color, st.kind, st.bot, st.handed_to_bot, None)
                     )
             return [(r, seats[r.id]) for r in rows]
 
@@ -216,8 +269,10 @@ class GameRepository:
         result: dict[str, Any] | None,
         data: dict[str, Any],
         now: dt.datetime,
+        ranks: Sequence[int] | None = None,
     ) -> bool:
-        """Store a decision event as event ``seen + 1``, if the game is still at ``seen``."""
+        """Store a decision event as event ``seen + 1``, if the game is still at ``seen``;
+        ``ranks`` (the seats' final ranks) when the decision ends the game."""
         params = {
             "b_id": game_id,
             "b_seen": seen,
@@ -240,6 +295,11 @@ class GameRepository:
             if conn.execute(_AFTER_DECISION, params).rowcount != 1:
                 return False
             conn.execute(_INSERT_EVENT, row)
+            if ranks is not None:
+                conn.execute(
+                    _SET_RANK,
+                    [{"b_id": game_id, "b_seat": i, "b_rank": r} for i, r in enumerate(ranks)],
+                )
             return True
 
         return self.committer.run(write)

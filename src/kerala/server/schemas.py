@@ -128,10 +128,14 @@ class GameSummary(BaseModel):
     decision_number: int
     created_at: str
     updated_at: str
+    #: Each seat's final rank (SC7, 1 = first) once the game is over.
+    ranks: list[int] | None = None
 
 
 class GameList(BaseModel):
     games: list[GameSummary]
+    #: The cursor of the next page (``?cursor=``), or null on the last page.
+    next: str | None = None
 
 
 class EventList(BaseModel):

@@ -24,14 +24,16 @@ is built from :meth:`GameState.view` and public facts only.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import hmac
+import json
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
@@ -54,7 +56,7 @@ from kerala.server.domain import (
     js,
 )
 from kerala.server.replay import apply_event, replay_state
-from kerala.server.repository import GameInfo, GameRepository
+from kerala.server.repository import GameInfo, GameQuery, GameRepository
 from kerala.server.settings import Settings
 from kerala.server.setup import SYSTEM_RANDOM, hash_token, plan_game
 from kerala.server.store import utcnow
@@ -201,8 +203,13 @@ class GameService:
             return [], count, True
         return self.repo.events(game_id, since, count), count, False
 
-    def list_games(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        return [
+    def list_games(self, query: GameQuery) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of games (public facts only: no token, no hidden tile) and the cursor of
+        the next page (``None``: this is the last)."""
+        found = self.repo.list_games(replace(query, limit=query.limit + 1))
+        more = len(found) > query.limit
+        found = found[: query.limit]
+        games = [
             {
                 "id": r.id,
                 "status": r.status,
@@ -210,9 +217,12 @@ class GameService:
                 "decision_number": r.decision_count,
                 "created_at": r.created_at.isoformat(),
                 "updated_at": r.updated_at.isoformat(),
+                "ranks": r.result["ranks"] if r.result is not None else None,
             }
-            for r, seats in self.repo.list_games(status, limit)
+            for r, seats in found
         ]
+        cursor = encode_cursor(found[-1][0].updated_at, found[-1][0].id) if more else None
+        return games, cursor
 
     def replay(self, game_id: str, at: int | None) -> dict[str, Any]:
         """The public position after ``at`` decisions (default: all of them)."""
@@ -419,6 +429,7 @@ class GameService:
                 result=result,
                 data=data,
                 now=now,
+                ranks=result["ranks"] if result is not None else None,
             )
             if not stored:
                 raise StaleDecision(
@@ -526,6 +537,27 @@ class GameService:
                 live.state.legal_decisions(),
                 live.decision_count,
             )
+
+
+def encode_cursor(updated_at: dt.datetime, game_id: str) -> str:
+    """The opaque cursor of a game list page: where the next page starts after."""
+    raw = json.dumps([updated_at.isoformat(), game_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
+    """The (``updated_at``, ``id``) a cursor names; :class:`InvalidRequest` if it names none."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        t, game_id = json.loads(raw)
+        when = dt.datetime.fromisoformat(t)
+        if not isinstance(game_id, str) or when.tzinfo is None:
+            raise ValueError(game_id)
+    except (ValueError, TypeError, UnicodeDecodeError):
+        raise InvalidRequest(
+            f"'cursor' {js(cursor)} is not a cursor this server handed out (use 'next')"
+        ) from None
+    return when, game_id
 
 
 def check_decision_json(obj: object) -> Decision:

@@ -45,7 +45,7 @@ class GameRow(Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
-    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
     status: Mapped[str] = mapped_column(sa.String(16), index=True)
     tileset: Mapped[str] = mapped_column(sa.String(64))
@@ -77,6 +77,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
     handed_to_bot: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    #: The seat's final rank (SC7, 1 = won) once the game is over; lets games be listed by it.
+    rank: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
 
 
 class EventRow(Base):

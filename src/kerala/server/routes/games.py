@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -12,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import write_record
 from kerala.server.fanout import Broker
-from kerala.server.repository import GameRepository
+from kerala.server.repository import GameQuery, GameRepository
 from kerala.server.routes.deps import (
     AnnouncerDep,
     BotsDep,
@@ -40,6 +41,7 @@ from kerala.server.schemas import (
     Ready,
     Replay,
 )
+from kerala.server.service import decode_cursor
 from kerala.server.wire import Snapshot, dumpb
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -144,15 +146,46 @@ async def create_game(
     )
 
 
-@router.get("/games", response_model=GameList)
+@router.get("/games", response_model=GameList, responses=ERRORS)
 async def list_games(
     service: ServiceDep,
     status: Annotated[str | None, Query(pattern="^(playing|over)$")] = None,
+    player: Annotated[
+        str | None, Query(min_length=1, max_length=40, description="part of a player's name")
+    ] = None,
+    winner: Annotated[
+        str | None, Query(min_length=1, max_length=40, description="who finished first")
+    ] = None,
+    created_from: Annotated[
+        dt.date | None, Query(alias="from", description="created on or after (UTC date)")
+    ] = None,
+    created_to: Annotated[
+        dt.date | None, Query(alias="to", description="created on or before (UTC date)")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="the 'next' of the previous page")
+    ] = None,
 ) -> Response:
-    """Recent games, newest first."""
-    games = await run_in_threadpool(service.list_games, status, limit)
-    return _json({"games": games})
+    """Games in progress and finished, most recently moved first, filtered, a page at a time.
+
+    Only public facts: players, progress, dates, and final ranks; never a token or a hidden
+    tile (I2)."""
+    query = GameQuery(
+        limit=limit,
+        status=status,
+        player=player,
+        winner=winner,
+        created_from=_day(created_from),
+        created_before=_day(created_to + dt.timedelta(days=1)) if created_to else None,
+        after=decode_cursor(cursor) if cursor is not None else None,
+    )
+    games, after = await run_in_threadpool(service.list_games, query)
+    return _json({"games": games, "next": after})
+
+
+def _day(d: dt.date | None) -> dt.datetime | None:
+    return None if d is None else dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
 
 
 @router.get("/games/{game_id}", response_model=Game, responses=SEAT_ERRORS)
