@@ -253,9 +253,11 @@ def read_grounds_file(path: Path) -> Grounds:
 
 def grounds_drawing(g: Grounds, removed: Sequence[tuple[int, int]], title: str) -> RenderableType:
     """The grounds as the terminal game draws them, removed surplus cells marked ``x``."""
-    from kerala.tui.render import grounds_panel_of
+    from kerala.tui.render import grounds_panel_of, max_cols_for
 
-    return grounds_panel_of(g, title, removed=removed)
+    # As wide as the terminal allows (a cut is named on the frame), and in full height.
+    cols = max_cols_for(console.width)
+    return grounds_panel_of(g, title, removed=removed, max_cols=cols, max_rows=1000)
 
 
 @app.command()
