@@ -85,8 +85,9 @@ def analyse(
     err = Console(stderr=True)
 
     def fail(msg: str) -> None:
-        err.print(f"[bold red]error:[/] {msg}", highlight=False)
-        raise typer.Exit(2)
+        from kerala.cli import fail as one_line_error  # the CLI's one error style (issue 14)
+
+        one_line_error(msg)
 
     try:
         text = record.read_bytes()
