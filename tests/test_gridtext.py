@@ -94,6 +94,11 @@ def test_letters_may_be_lower_case_and_settings_are_checked() -> None:
         parse_grid("passes: 2\nBs@ G1z\n")
 
 
+def test_cells_outside_the_coordinate_range_are_refused_with_their_place() -> None:
+    with pytest.raises(GridTextError, match=r"line 2, column 1: this cell would be \(5000, 0\)"):
+        parse_grid("origin: 5000, 0\nBs G1\n")
+
+
 def test_origin_moves_the_cells() -> None:
     g = parse_grid("origin: 3, -2\nG1 Bs\n")
     assert g.cells() == [(3, -2), (4, -2)]

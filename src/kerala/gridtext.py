@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kerala.errors import NotationError
-from kerala.grounds import Grounds, cell
+from kerala.grounds import LIMIT, Grounds, cell
 from kerala.notation import read_grounds
 from kerala.playerview import BOTH, LYING, STANDING
 from kerala.tiles import (
@@ -263,6 +263,15 @@ def read_grid(text: str, tileset: TileSet | None = None) -> dict[str, Any]:
     else:
         sx, sy = first_stack.at
         ox, oy = -sx, -sy
+
+    for s in stacks:
+        x, y = s.at[0] + ox, s.at[1] + oy
+        if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+            raise GridTextError(
+                s.pos.line,
+                s.pos.column,
+                f"this cell would be ({x}, {y}), outside the coordinate range ±{LIMIT} (P6)",
+            )
 
     # -- the tile counts of the box ------------------------------------------------------
     ts = tileset or load_tileset("standard")
