@@ -1,10 +1,11 @@
 # Two commands on a fresh clone: `make play` and `make test`. Both set everything up first.
+# `make test-fast` is the quick tier (engine, notation, bots, CLI; see CONTRIBUTING.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint lint-js typecheck bench yardstick clean
+.PHONY: setup play test test-fast browser lint lint-js typecheck bench yardstick clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +32,33 @@ lint-js: node_modules/.package-lock.json
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck lint-js
+# The fast tier: no browser, database, research envs or long end-to-end runs (tests/conftest.py
+# marks the tiers), on every core.
+FAST := -n auto -m "not slow and not browser and not server and not envs" \
+	--ignore=tests/web --ignore=tests/server --ignore=tests/envs \
+	--ignore=src/kerala/server --ignore=src/kerala/envs
+
+test-fast: $(STAMP)
+	$(BIN)/pytest $(FAST) tests src/kerala
+
+# The browser tests drive Chromium. Find it, or provide it: as root with apt, Debian's
+# chromium; otherwise Playwright's own build, where it can download one. Else stop and say
+# what to install: the browser tests are never skipped.
+CHROMIUM_HELP := make test needs Chromium for its browser tests: install Debian's chromium \
+	package (as root: apt-get install chromium) or Playwright's build \
+	($(BIN)/python -m playwright install chromium), then run make test again
+
+browser: $(STAMP)
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+			>/dev/null) || { echo "$(CHROMIUM_HELP)" >&2; exit 1; }; \
+	elif $(BIN)/python -m playwright install chromium >/dev/null 2>&1; then \
+		echo "using Playwright's Chromium for the browser tests"; \
+	else echo "$(CHROMIUM_HELP)" >&2; exit 1; fi
+
+test: $(STAMP) browser lint typecheck lint-js
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,7 +17,9 @@ from playwright.sync_api import Page, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
+#: Debian's chromium when installed (``make test`` provides it as root); else ``None``, which
+#: makes Playwright launch its own build (``python -m playwright install chromium``).
+CHROMIUM = shutil.which("chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -1,0 +1,56 @@
+"""Test tiers (CONTRIBUTING.md): each test is marked by what it needs, from where it lives.
+
+- ``browser``: drives Chromium through Playwright (``tests/web``, ``tests/bots/*_web.py``);
+- ``server``: runs the web app against PostgreSQL or SQLite and Redis (``tests/server``,
+  ``tests/bots/*_http.py``, the server's doctests);
+- ``envs``: the research environments of the ``rl`` extra (``tests/envs``, their doctests);
+- ``slow``: end to end through subprocesses and terminals, or long property runs; a test can
+  also say so itself with ``@pytest.mark.slow``.
+
+``make test-fast`` leaves out all four (engine, notation, bots and CLI in under a minute);
+``make test`` runs every test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Whole modules that play through real terminals or kill and resume subprocesses.
+SLOW_MODULES = frozenset({"tests/tui/test_tui_terminal.py", "tests/bots/test_bots_tournament.py"})
+#: Single tests that run long: waiting on progress output, or many random grounds.
+SLOW_TESTS = frozenset(
+    {
+        "tests/test_cli.py::test_issue14_simulate_progress_moves_every_second_with_eta",
+        "tests/test_cli.py::test_issue14_simulate_progress_moves_per_finished_game",
+        "tests/test_cli.py::test_bad_arguments_give_a_clear_error",
+        "tests/test_grounds.py::test_sp2_plan_matches_the_rule_text_on_random_grounds",
+    }
+)
+
+
+def tiers_of(rel: str, name: str) -> list[str]:
+    """The tier markers of the test ``name`` in the file ``rel`` (relative to the repository)."""
+    out = []
+    if rel.startswith("tests/web/") or rel.endswith("_web.py"):
+        out.append("browser")
+    if rel.startswith(("tests/server/", "src/kerala/server/")) or rel.endswith("_http.py"):
+        out.append("server")
+    if rel.startswith(("tests/envs/", "src/kerala/envs/")):
+        out.append("envs")
+    if rel in SLOW_MODULES or f"{rel}::{name.partition('[')[0]}" in SLOW_TESTS:
+        out.append("slow")
+    return out
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            rel = Path(item.path).resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            continue
+        for tier in tiers_of(rel, item.name):
+            item.add_marker(tier)
