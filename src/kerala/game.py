@@ -10,6 +10,11 @@ Legality lives here and only here: :meth:`~GameState.legal_decisions` lists ever
 and :meth:`~GameState.apply` refuses anything else with :class:`IllegalDecisionError` naming the
 rule broken, leaving the state unchanged.
 
+Why this module is long: the rules of a decision stay in one place. Beside :class:`GameState`
+(its constructor, chance, legality, apply, undo and replay, views) it holds the grounds-level
+rules that look-ahead bots share (:func:`apply_to_grounds`, :func:`follow_up_decisions`) and the
+caches that make the legal lists fast; splitting them off would split the rules.
+
 >>> s = new_game(["blue", "red"], seed=7)
 >>> s.phase, s.current_player
 (<Phase.REMOVAL: 0>, -1)
