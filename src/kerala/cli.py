@@ -152,12 +152,9 @@ err_console = Console(stderr=True)
 
 
 def version_text() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from kerala import __version__
 
-    try:
-        return f"kerala {version('kerala')}"
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree without install
-        return "kerala (version unknown: the package is not installed)"
+    return f"kerala {__version__}"
 
 
 def _show_version(value: bool) -> None:
