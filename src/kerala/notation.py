@@ -43,7 +43,7 @@ from kerala.errors import (
     SetupError,
     TileSetError,
 )
-from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
+from kerala.game import REMOVAL_COUNT, GameState, Phase, replay
 from kerala.grounds import Grounds, Placed, cell, key
 from kerala.scoring import ScoreBreakdown, rank, score_grounds, score_removal
 from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
@@ -424,19 +424,19 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
                 raise NotationError(f"S3: removed tile {t.name} is of a color a player plays")
     replay_removed, draw_error = _check_draws_possible(rounds, ts, set(colors), k, removed)
     try:
-        if removal == "chosen":
-            state = new_game(colors, tileset=ts, removal="chosen", removed=replay_removed)
-        else:
-            # Random removal: the removal's chance nodes take the recorded (or, for a record
-            # that keeps them secret, a reconstructed) tiles, as any imposed draw.
-            state = new_game(colors, tileset=ts, removal="random")
-            for t in replay_removed:
-                state.apply_draw(t)
+        # Random removal: the removal's chance nodes take the recorded (or, for a record that
+        # keeps them secret, a reconstructed) tiles, as any imposed draw. Without 'removed'
+        # they are a stand-in, not the game's: a writer must not present them as the record's.
+        state = replay(
+            colors,
+            (),
+            tileset=ts,
+            removal=removal,
+            removed=replay_removed,
+            removal_known=removed is not None,
+        )
     except (SetupError, IllegalDrawError) as e:
         raise NotationError(str(e)) from None
-    # Without 'removed' the tiles above are a stand-in, not the game's: a writer must not
-    # present them as the record's.
-    state.removal_known = removed is not None
     pending = False
     for r, rd in enumerate(rounds):
         if draw_error is not None and draw_error.round == r:
