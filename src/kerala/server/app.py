@@ -23,7 +23,7 @@ from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, make_broker
 from kerala.server.hub import Hub
 from kerala.server.repository import GameRepository
-from kerala.server.routes import games, live, rules, tools, ui
+from kerala.server.routes import games, live, lobby, rules, tools, ui
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.store import make_engine, migrate
@@ -120,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(analysis.router)
     app.include_router(rules.router)
+    app.include_router(lobby.router)  # open seats, rematch (issue 11.4)
     app.include_router(live.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")

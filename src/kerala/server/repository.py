@@ -68,6 +68,8 @@ class GameInfo:
     turn_started_at: dt.datetime
     to_move: int | None
     result: dict[str, Any] | None
+    creator_hash: str | None = None
+    rematch_id: str | None = None
 
     @classmethod
     def of(cls, r: GameRow) -> GameInfo:
@@ -85,6 +87,8 @@ class GameInfo:
             aware(r.turn_started_at),
             r.to_move,
             r.result,
+            r.creator_hash,
+            r.rematch_id,
         )
 
 
@@ -102,6 +106,10 @@ class GameQuery:
     created_before: dt.datetime | None = None
     #: The last game of the previous page: (``updated_at``, ``id``).
     after: tuple[dt.datetime, str] | None = None
+
+
+class _Retry(Exception):
+    """A write found its precondition broken half-way: its transaction is rolled back."""
 
 
 class GameRepository:
@@ -241,6 +249,7 @@ class GameRepository:
                     turn_started_at=game.turn_started_at,
                     to_move=game.to_move,
                     result=game.result,
+                    creator_hash=game.creator_hash,
                 )
             )
             session.flush()
@@ -300,6 +309,128 @@ class GameRepository:
                     _SET_RANK,
                     [{"b_id": game_id, "b_seat": i, "b_rank": r} for i, r in enumerate(ranks)],
                 )
+            return True
+
+        return self.committer.run(write)
+
+    def add_seat_event(
+        self,
+        game_id: str,
+        seen: int,
+        kind: str,
+        data: dict[str, Any],
+        now: dt.datetime,
+        *,
+        seats: dict[int, dict[str, Any]],
+        seat_kind_was: str | None = None,
+        start: bool = False,
+    ) -> bool:
+        """Store event ``seen + 1`` of ``kind`` that changes ``seats`` (seat -> new values), if
+        the game is still at ``seen`` (and each seat still of ``seat_kind_was``); ``start``:
+        the game starts now (status ``playing``, its first turn's clock from now)."""
+        values: dict[str, Any] = {"event_count": seen + 1, "updated_at": now}
+        if start:
+            values.update(status="playing", turn_started_at=now)
+
+        def write(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                sa.update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.event_count == seen)
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                return False
+            for seat, change in seats.items():
+                q = sa.update(_SEATS).where(_SEATS.c.game_id == game_id, _SEATS.c.seat == seat)
+                if seat_kind_was is not None:
+                    q = q.where(_SEATS.c.kind == seat_kind_was)
+                if conn.execute(q.values(**change)).rowcount != 1:
+                    raise _Retry  # the seat changed meanwhile: roll the whole write back
+            conn.execute(
+                _INSERT_EVENT,
+                {
+                    "game_id": game_id,
+                    "number": seen + 1,
+                    "kind": kind,
+                    "data": data,
+                    "created_at": now,
+                },
+            )
+            return True
+
+        try:
+            return self.committer.run(write)
+        except _Retry:
+            return False
+
+    def add_rematch(
+        self,
+        old_id: str,
+        seen: int,
+        game: GameInfo,
+        seats: Sequence[Seat],
+        data: dict[str, Any],
+        now: dt.datetime,
+    ) -> bool:
+        """Store the rematch ``game`` of ``old_id`` and the old game's ``rematch`` event, if
+        the old game is still at ``seen`` and has no rematch yet; nothing otherwise."""
+
+        def write(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                sa.update(_GAMES)
+                .where(
+                    _GAMES.c.id == old_id,
+                    _GAMES.c.event_count == seen,
+                    _GAMES.c.rematch_id.is_(None),
+                )
+                .values(event_count=seen + 1, rematch_id=game.id)
+            )
+            if done.rowcount != 1:
+                return False
+            conn.execute(
+                sa.insert(_GAMES).values(
+                    id=game.id,
+                    created_at=game.created_at,
+                    updated_at=game.updated_at,
+                    status=game.status,
+                    tileset=game.tileset,
+                    removal=game.removal,
+                    hidden_removed=game.hidden_removed,
+                    first_drawn=game.first_drawn,
+                    decision_count=0,
+                    event_count=0,
+                    turn_started_at=game.turn_started_at,
+                    to_move=game.to_move,
+                    result=None,
+                    creator_hash=game.creator_hash,
+                )
+            )
+            conn.execute(
+                sa.insert(_SEATS),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": st.seat,
+                        "name": st.name,
+                        "color": st.color,
+                        "kind": st.kind,
+                        "bot": st.bot,
+                        "token_hash": st.token_hash,
+                        "handed_to_bot": st.handed_to_bot,
+                    }
+                    for st in seats
+                ],
+            )
+            conn.execute(
+                _INSERT_EVENT,
+                {
+                    "game_id": old_id,
+                    "number": seen + 1,
+                    "kind": "rematch",
+                    "data": data,
+                    "created_at": now,
+                },
+            )
             return True
 
         return self.committer.run(write)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Color = Literal["blue", "black", "green", "red", "purple"]
 JSONObject = dict[str, Any]
@@ -19,21 +19,44 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _printable_name(v: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in v):
+        raise ValueError("a name has no control characters")
+    if not v.strip():
+        raise ValueError("a name is not only blanks")
+    return v.strip()
+
+
 class SeatCreate(_In):
-    name: str = Field(min_length=1, max_length=40)
+    #: Needed for ``human`` and ``bot`` seats; an ``open`` seat is named by who takes it.
+    name: str | None = Field(None, min_length=1, max_length=40)
     color: Color
-    kind: Literal["human", "bot"] = "human"
+    #: ``open``: a free seat that anyone may take (the lobby); the game starts when none is left.
+    kind: Literal["human", "bot", "open"] = "human"
     #: A bot level from ``GET /api/bots`` (bots only).
     level: str | None = Field(None, max_length=64)
 
     @field_validator("name")
     @classmethod
+    def _printable(cls, v: str | None) -> str | None:
+        return None if v is None else _printable_name(v)
+
+    @model_validator(mode="after")
+    def _named(self) -> SeatCreate:
+        if self.kind != "open" and self.name is None:
+            raise ValueError(f"a {self.kind} seat needs a name")
+        if self.kind == "open" and (self.name is not None or self.level is not None):
+            raise ValueError("an open seat has no name or level: whoever takes it names it")
+        return self
+
+
+class SeatJoin(_In):
+    name: str = Field(min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
     def _printable(cls, v: str) -> str:
-        if any(ord(c) < 32 or ord(c) == 127 for c in v):
-            raise ValueError("a name has no control characters")
-        if not v.strip():
-            raise ValueError("a name is not only blanks")
-        return v.strip()
+        return _printable_name(v)
 
 
 class GameCreate(_In):
@@ -77,7 +100,7 @@ class Player(BaseModel):
     seat: int
     name: str
     color: str
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "open"]
     bot: str | None
     handed_to_bot: bool
 
@@ -119,6 +142,22 @@ class GameCreated(BaseModel):
     watch: Link
     invites: list[Invite]
     game: Game
+    #: The creator's secret: fills open seats with bots, starts early (lobby).
+    creator_token: str
+
+
+class Joined(Invite):
+    """A seat taken in an open game: its token (shown once) and the game after."""
+
+    game: Game
+
+
+class Rematch(BaseModel):
+    #: The rematch's game id; your token plays ``seat`` in it.
+    id: str
+    seat: int
+    path: str
+    url: str
 
 
 class GameSummary(BaseModel):

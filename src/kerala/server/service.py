@@ -73,6 +73,8 @@ class Created:
     snapshot: Snapshot
     tokens: dict[int, str] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
+    #: The creator's token: fills open seats with bots and starts early (lobby.py).
+    creator_token: str = ""
 
 
 class GameService:
@@ -92,7 +94,7 @@ class GameService:
     # -- locking and loading ------------------------------------------------------------
 
     @contextmanager
-    def _game_lock(self, game_id: str) -> Iterator[None]:
+    def game_lock(self, game_id: str) -> Iterator[None]:
         with self._locks_guard:
             lock = self._locks.get(game_id)
             if lock is None:
@@ -100,16 +102,16 @@ class GameService:
         with lock:
             yield
 
-    def _remember(self, live: Live) -> None:
+    def remember(self, live: Live) -> None:
         self._cache[live.id] = live
         self._cache.move_to_end(live.id)
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    def _forget(self, game_id: str) -> None:
+    def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
-    def _load(self, game_id: str) -> Live:
+    def load(self, game_id: str) -> Live:
         """The game, brought up to date with the database (under the game's lock)."""
         count = self.repo.event_count(game_id)
         if count is None:
@@ -157,7 +159,7 @@ class GameService:
                 for e in events:
                     apply_event(live.state, e)
             except BaseException:
-                self._forget(game_id)
+                self.forget(game_id)
                 raise
             if any(e["kind"] == "seat" for e in events):
                 live.seats = self.repo.seats(game_id)
@@ -168,7 +170,7 @@ class GameService:
             live.updated_at = row.updated_at
             live.result = row.result
             live.snap = None
-        self._remember(live)
+        self.remember(live)
         return live
 
     def snapshot(self, live: Live) -> Snapshot:
@@ -180,8 +182,8 @@ class GameService:
 
     def get(self, game_id: str, token: str | None) -> tuple[Snapshot, int | None]:
         """The game's snapshot and the seat the token belongs to (``None``: watcher)."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+        with self.game_lock(game_id):
+            live = self.load(game_id)
             seat = self.seat_of(live, token) if token is not None else None
             return self.snapshot(live), seat
 
@@ -255,8 +257,8 @@ class GameService:
 
     def record_parts(self, game_id: str) -> tuple[GameState, list[dict[str, Any]]]:
         """A copy of the state and the players, for writing the record (NOTATION.md)."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+        with self.game_lock(game_id):
+            live = self.load(game_id)
             players = [
                 {"name": s.name, **({"bot": s.bot} if s.kind == "bot" and s.bot else {})}
                 for s in live.seats
@@ -285,6 +287,8 @@ class GameService:
     ) -> Created:
         """Set up a game (S1–S4), draw the first display and store it; tokens for humans."""
         state, built, tokens = plan_game(seats, removal, removed, first, self.resolve_level)
+        status = "open" if any(st.kind == "open" for st in built) else "playing"
+        creator_token = secrets.token_urlsafe(24)
         now = utcnow()
         game_id = secrets.token_urlsafe(8)
         self.repo.insert_game(
@@ -292,7 +296,7 @@ class GameService:
                 id=game_id,
                 created_at=now,
                 updated_at=now,
-                status="playing",
+                status=status,
                 tileset=state.tileset.name,
                 removal=removal,
                 hidden_removed=[t.name for t in state.removed],
@@ -302,12 +306,13 @@ class GameService:
                 turn_started_at=now,
                 to_move=state.to_move,
                 result=None,
+                creator_hash=hash_token(creator_token),
             ),
             built,
         )
         live = Live(
             id=game_id,
-            status="playing",
+            status=status,
             removal=removal,
             tileset=state.tileset.name,
             seats=built,
@@ -319,9 +324,9 @@ class GameService:
             updated_at=now,
             result=None,
         )
-        with self._game_lock(game_id):
-            self._remember(live)
-            return Created(self.snapshot(live), tokens, built)
+        with self.game_lock(game_id):
+            self.remember(live)
+            return Created(self.snapshot(live), tokens, built, creator_token)
 
     # -- playing ------------------------------------------------------------------------
 
@@ -371,14 +376,14 @@ class GameService:
         date too. Either way the game is brought up to date from the database and ``op`` runs
         once more, on what the database holds.
         """
-        with self._game_lock(game_id):
+        with self.game_lock(game_id):
             live = self._cache.get(game_id)
             if live is not None:
                 try:
                     return op(live)
                 except GameError:
                     pass
-            return op(self._load(game_id))
+            return op(self.load(game_id))
 
     def _submit(
         self,
@@ -391,6 +396,8 @@ class GameService:
         game_id = live.id
         if live.status == "over":
             raise NotYourTurn("the game is over (G4)")
+        if live.status == "open":
+            raise NotYourTurn(not_started(live))
         if live.seats[seat].kind == "bot" and not by_bot:
             raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game")
         if expected != live.decision_count:
@@ -438,7 +445,7 @@ class GameService:
                 )
         except BaseException:
             # The state was changed in memory but not stored: replay it from the database.
-            self._forget(game_id)
+            self.forget(game_id)
             raise
         live.decision_count += 1
         live.event_count += 1
@@ -455,11 +462,13 @@ class GameService:
         """Give ``seat`` to a bot for the rest of the game (own seat, or a silent one).
 
         Returns the new snapshot, the event, and the seat of the token that asked."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+        with self.game_lock(game_id):
+            live = self.load(game_id)
             by_seat = self.seat_of(live, token)
             if live.status == "over":
                 raise Conflict("the game is over (G4)")
+            if live.status == "open":
+                raise Conflict(not_started(live))
             if not 0 <= seat < len(live.seats):
                 raise SeatNotFound(f"this game has seats 0 to {len(live.seats) - 1}, not {seat}")
             target = live.seats[seat]
@@ -482,7 +491,7 @@ class GameService:
             now = utcnow()
             data = {"seat": seat, "bot": name, "by": by_seat}
             if not self.repo.hand_to_bot(game_id, live.event_count, seat, name, data, now):
-                self._forget(game_id)
+                self.forget(game_id)
                 raise Conflict("the game changed meanwhile: try again")
             target.kind = "bot"
             target.bot = name
@@ -498,11 +507,13 @@ class GameService:
 
         Refused (:class:`NotYourTurn`) unless it is that seat's turn and a person plays it.
         """
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+        with self.game_lock(game_id):
+            live = self.load(game_id)
             seat = self.seat_of(live, token)
             if live.status == "over":
                 raise NotYourTurn("the game is over (G4): no hint")
+            if live.status == "open":
+                raise NotYourTurn(not_started(live))
             if live.seats[seat].kind == "bot":
                 raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game")
             to_move = live.state.to_move
@@ -519,10 +530,10 @@ class GameService:
 
     def bot_job(self, game_id: str) -> BotJob | None:
         """The bot's turn to think, if the seat to move is a bot's."""
-        with self._game_lock(game_id):
-            live = self._load(game_id)
+        with self.game_lock(game_id):
+            live = self.load(game_id)
             seat = live.state.to_move
-            if live.status == "over" or seat is None:
+            if live.status != "playing" or seat is None:
                 return None
             info = live.seats[seat]
             if info.kind != "bot":
@@ -537,6 +548,11 @@ class GameService:
                 live.state.legal_decisions(),
                 live.decision_count,
             )
+
+
+def not_started(live: Live) -> str:
+    free = ", ".join(str(s.seat) for s in live.seats if s.kind == "open")
+    return f"the game starts when every seat is taken: seat(s) {free} are free"
 
 
 def encode_cursor(updated_at: dt.datetime, game_id: str) -> str:

@@ -68,5 +68,6 @@ def plan_game(
         if kind == "human":
             tokens[i] = secrets.token_urlsafe(24)
             token_hash = hash_token(tokens[i])
-        built.append(Seat(i, s["name"], s["color"], kind, bot, False, token_hash))
+        name = "" if kind == "open" else s["name"]  # an open seat is named by who takes it
+        built.append(Seat(i, name, s["color"], kind, bot, False, token_hash))
     return state, built, tokens

@@ -60,6 +60,10 @@ class GameRow(Base):
     #: The seat whose decision is awaited (``None`` when over): lets a server find bot turns.
     to_move: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    #: SHA-256 of the creator's token: fills open seats with bots, starts early (lobby).
+    creator_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    #: The game a rematch of this one made, once asked for.
+    rematch_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
 
 
 class SeatRow(Base):

@@ -141,6 +141,7 @@ async def create_game(
             "watch": {"path": watch, "url": base + watch},
             "invites": invites,
             "game": snap.for_seat(None),
+            "creator_token": created.creator_token,
         },
         201,
     )
@@ -149,7 +150,7 @@ async def create_game(
 @router.get("/games", response_model=GameList, responses=ERRORS)
 async def list_games(
     service: ServiceDep,
-    status: Annotated[str | None, Query(pattern="^(playing|over)$")] = None,
+    status: Annotated[str | None, Query(pattern="^(open|playing|over)$")] = None,
     player: Annotated[
         str | None, Query(min_length=1, max_length=40, description="part of a player's name")
     ] = None,

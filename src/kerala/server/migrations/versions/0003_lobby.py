@@ -1,0 +1,28 @@
+"""Open games and rematches: the creator's token hash, and the game a rematch made.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("creator_hash", sa.String(64), nullable=True))
+        batch.add_column(sa.Column("rematch_id", sa.String(32), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rematch_id")
+        batch.drop_column("creator_hash")
