@@ -18,9 +18,9 @@ Every color is also written as a letter (``B`` blue, ``K`` black, ``G`` green, `
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from rich import box
@@ -86,16 +86,6 @@ def removed_text(text: str) -> str:
     return text[:2] + "x" + text[3]
 
 
-@dataclass(frozen=True)
-class Window:
-    """The part of a grounds drawn: columns ``x0..x1`` and rows ``y0..y1`` (inclusive)."""
-
-    x0: int
-    x1: int
-    y0: int
-    y1: int
-
-
 def _span(lo: int, hi: int, focus: Sequence[int], limit: int) -> tuple[int, int]:
     """Choose at most ``limit`` consecutive values of lo..hi, keeping ``focus`` in view."""
     if hi - lo + 1 <= limit:
@@ -107,15 +97,60 @@ def _span(lo: int, hi: int, focus: Sequence[int], limit: int) -> tuple[int, int]
     return start, start + limit - 1
 
 
-def choose_window(
-    cells: Sequence[Cell], focus: Sequence[Cell], max_cols: int, max_rows: int
-) -> Window:
-    """The window over ``cells`` that keeps ``focus`` in view."""
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    x0, x1 = _span(min(xs), max(xs), [c[0] for c in focus], max(1, max_cols))
-    y0, y1 = _span(min(ys), max(ys), [c[1] for c in focus], max(1, max_rows))
-    return Window(x0, x1, y0, y1)
+def lines_of(chosen: set[int]) -> int:
+    """Lines (or columns) taken by the values ``chosen``: each value, and one gap per break."""
+    ordered = sorted(chosen)
+    return len(ordered) + sum(1 for a, b in itertools.pairwise(ordered) if b - a > 1)
+
+
+def pick_lines(lo: int, hi: int, focus: Sequence[int], limit: int) -> list[int | None]:
+    """Which of the rows (or columns) ``lo..hi`` to draw in ``limit`` lines, ``None`` a gap.
+
+    Everything when it fits; else one window around ``focus`` when that fits; else every focus
+    row with as many of their neighbours as fit, the rows between them left out (a gap line
+    each); else, when even the focus rows do not fit, the window holding the most of them.
+
+    >>> pick_lines(0, 9, [2], 4), pick_lines(-30, 0, [-28, -27, 0], 8)
+    ([0, 1, 2, 3], [-30, -29, -28, -27, -26, None, -1, 0])
+    """
+    if hi - lo + 1 <= limit:
+        return list(range(lo, hi + 1))
+    focus = sorted(set(focus)) or [lo]
+    if focus[-1] - focus[0] + 1 <= limit:
+        start, end = _span(lo, hi, focus, limit)
+        return list(range(start, end + 1))
+    chosen = set(focus)
+    if lines_of(chosen) > limit:
+        best = max(
+            range(lo, hi - limit + 2), key=lambda a: sum(1 for f in focus if a <= f < a + limit)
+        )
+        return list(range(best, best + limit))
+    for d in range(1, hi - lo + 1):
+        grown = False
+        for f in focus:
+            for v in (f - d, f + d):
+                if lo <= v <= hi and v not in chosen and lines_of(chosen | {v}) <= limit:
+                    chosen.add(v)
+                    grown = True
+        if not grown:
+            break
+    out: list[int | None] = []
+    for v in sorted(chosen):
+        if out and out[-1] is not None and v - out[-1] > 1:
+            out.append(None)
+        out.append(v)
+    return out
+
+
+def _runs(values: Sequence[int | None]) -> str:
+    """``-30..-26, -1..0``: the drawn values, run by run."""
+    runs: list[list[int]] = [[]]
+    for v in values:
+        if v is None:
+            runs.append([])
+        else:
+            runs[-1].append(v)
+    return ", ".join(f"{r[0]}..{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs if r)
 
 
 def _extent(cells: Sequence[Cell]) -> tuple[int, int]:
@@ -131,8 +166,7 @@ def _focus(
     marks: Mapping[Cell, str], elephants: Sequence[Cell], max_cols: int, max_rows: int
 ) -> list[Cell]:
     both = [*marks, *elephants]
-    w, h = _extent(both)
-    if w <= max_cols and h <= max_rows:
+    if lines_of({c[0] for c in both}) <= max_cols and lines_of({c[1] for c in both}) <= max_rows:
         return both
     return list(marks) or list(elephants)
 
@@ -151,12 +185,12 @@ def rows_wanted(g: GroundsView, marks: Mapping[Cell, str] | None = None) -> tupl
     >>> s = ((tile("blue:start"), None),)
     >>> g = GroundsView("blue", tuple(((0, y), s) for y in range(9)), ((0, 0), (0, 2)), 0)
     >>> rows_wanted(g), rows_wanted(g, {(1, 7): "1"})
-    ((9, 3), (9, 8))
+    ((9, 3), (9, 5))
     """
     marks = marks or {}
     _, full = _extent(_cells_drawn(g, marks))
-    _, need = _extent([*marks, *g.elephants])
-    return full, max(1, need)
+    need = lines_of({c[1] for c in [*marks, *g.elephants]})
+    return full, max(1, min(full, need))
 
 
 def grounds_grid(
@@ -196,19 +230,27 @@ def draw_grid(
     cells += [(x + dx, y + dy) for (x, y), m in marks.items() if m == "*" for dx, dy in _AROUND]
     # The numbered choices and the elephants stay in view when they fit together; else the
     # numbered choices come first.
-    w = choose_window(
-        cells, _focus(marks, list(focus) or list(elephants), max_cols, max_rows), max_cols, max_rows
-    )
+    fc = _focus(marks, list(focus) or list(elephants), max_cols, max_rows)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    cols = pick_lines(min(xs), max(xs), [c[0] for c in fc], max(1, max_cols))
+    rows = pick_lines(min(ys), max(ys), [c[1] for c in fc], max(1, max_rows))
     gone = set(removed)
     out = Text(no_wrap=True, overflow="crop")
     out.append(" " * LABEL_WIDTH)
-    out.append(" ".join(f"{x:^4}" for x in range(w.x0, w.x1 + 1)).rstrip(), style="dim")
-    for y in range(w.y0, w.y1 + 1):
+    header = " ".join(f"{x:^4}" if x is not None else "  ⋯ " for x in cols)
+    out.append(header.rstrip(), style="dim")
+    for y in rows:
         out.append("\n")
+        if y is None:  # rows left out: a gap line
+            out.append("  ⋮ ", style="dim")
+            continue
         out.append(f"{y:>3} ", style="dim")
-        for x in range(w.x0, w.x1 + 1):
-            c = (x, y)
-            if c in marks:
+        for i, x in enumerate(cols):
+            c = (x, y) if x is not None else None
+            if c is None:
+                out.append("  ⋯ ", style="dim")
+            elif c in marks:
                 out.append(f"[{marks[c]}]".ljust(4)[:4], style="bold reverse")
             elif c in stacks:
                 s = stacks[c]
@@ -219,15 +261,13 @@ def draw_grid(
                     out.append(text, style=COLOR_STYLE[s[-1][0].color])
             else:
                 out.append(" .  ", style="dim")
-            if x < w.x1:
+            if i < len(cols) - 1:
                 out.append(" ")
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
     cut = []
-    if (w.x0, w.x1) != (min(xs), max(xs)):
-        cut.append(f"x {w.x0}..{w.x1} of {min(xs)}..{max(xs)}")
-    if (w.y0, w.y1) != (min(ys), max(ys)):
-        cut.append(f"y {w.y0}..{w.y1} of {min(ys)}..{max(ys)}")
+    if cols != list(range(min(xs), max(xs) + 1)):
+        cut.append(f"x {_runs(cols)} of {min(xs)}..{max(xs)}")
+    if rows != list(range(min(ys), max(ys) + 1)):
+        cut.append(f"y {_runs(rows)} of {min(ys)}..{max(ys)}")
     note = ", ".join(cut)
     return out, note
 
@@ -425,7 +465,7 @@ def turn_board(
         # Later questions of a turn: the own grounds, the others in a line each if room is left.
         if room - 3 - len(rest) >= full:
             return Group(*(grounds_summary(view, s, names[s]) for s in rest), own(full))
-        return stack(own(min(full, max(need, room - 3))))
+        return stack(own(min(full, max(1, room - 3))))
     for other_rows in (10, 6, 4):
         panels = Columns(
             [grounds_panel(view, s, names[s], max_cols=cols, max_rows=other_rows) for s in rest],
