@@ -164,11 +164,10 @@ def test_sp2_plan_matches_the_rule_text_on_random_grounds(n: int, seed: int, den
     rng = random.Random(seed)
     elephants = rng.sample(cells, min(2, len(cells)))
     g = make_grounds("blue", {c: "red:e1" for c in cells}, elephants=elephants)
-    frontier, plan = sp2_plan(g)
+    frontier, sources, drops = sp2_plan(g)
     got = set()
-    for src, drop in plan:
-        dropped = set(drop)
-        got |= {(cell(src), cell(f)) for i, f in enumerate(frontier) if i not in dropped}
+    for src, drop in zip(sources, drops, strict=True):
+        got |= {(cell(src), cell(f)) for i, f in enumerate(frontier) if not drop >> i & 1}
     everything = set(cells)
     before = holes(everything)
     expected = set()

@@ -215,26 +215,28 @@ def sp1_moves(g: Grounds, seat: int) -> list[Decision]:
 def sp2_sources(g: Grounds) -> list[int]:
     """SP2 sources (cell keys): no elephant, not built around, not splitting the grounds, and
     leaving no hole where the stack stood."""
-    return [src for src, _ in sp2_plan(g)[1]]
+    return sp2_plan(g)[1]
 
 
 def sp2_moves(g: Grounds, seat: int) -> list[Decision]:
     """SP2: every legal move of a whole stack from a source to an empty destination that
     touches another stack and makes no hole."""
-    frontier, plan = sp2_plan(g)
+    frontier, sources, drops = sp2_plan(g)
     # The frontier never has fewer than 4 cells, so the getter returns a tuple.
     pick = itemgetter(*frontier)
     per_seat = _SP2_CACHE[seat]
     out: list[Decision] = []
-    for src, drop in plan:
+    for src, drop in zip(sources, drops, strict=True):
         moves = per_seat.get(src)
         if moves is None:
             moves = _follow_ups(_SP2_CACHE, MoveStack, seat, src)
         if drop:
             start = len(out)
             out += pick(moves)
-            for i in drop:
+            while drop:  # highest index first, so the lower ones stay put
+                i = drop.bit_length() - 1
                 del out[start + i]
+                drop ^= 1 << i
         else:
             out += pick(moves)
     return out

@@ -211,10 +211,15 @@ _CHANGES: Final = _change_tables()
 _SIDES: Final = frozenset(NEIGHBOURS)
 
 
-def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[tuple[CellKey, list[int]]]]:
+#: SP2 plans say which frontier cells a source may not move to as a bit mask over the frontier
+#: list (bit ``i`` for ``frontier[i]``): ints, which cost the cyclic GC nothing.
+FrontierMask = int
+
+
+def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[CellKey], list[FrontierMask]]:
     """RULES.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
-    a destination candidate) and each source with the indexes into the frontier that are no
-    destination for it, in decreasing order.
+    a destination candidate), the sources, and for each source the frontier cells that are no
+    destination for it (a :data:`FrontierMask`).
 
     A source holds no elephant, has an empty side and does not split the grounds. A
     destination touches a stack other than the source, and the move makes no hole.
@@ -225,18 +230,31 @@ def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[tuple[CellKey, list[int]]]
     decide (:data:`EULER_ADD`). A grounds without holes keeps none after a move exactly when
     that change at the destination is 0 once the source is gone; and there a stack splits the
     grounds exactly when its own ring says so (:data:`SPLITS`). A grounds that has holes
-    already (rare) is checked by the rule's words instead: the moves that the local test
-    doubts are tried one by one.
+    already (rare) is handled by :func:`_plan_with_holes`.
     """
     stacks = g.stacks
-    r0, r1, r2, r3, r4, r5, r6, r7 = RING
+    r0, r2, r4, r6 = NEIGHBOURS
     near = set(map(r0.__add__, stacks))
     near.update(map(r2.__add__, stacks))
     near.update(map(r4.__add__, stacks))
     near.update(map(r6.__add__, stacks))
     near.difference_update(stacks)
     frontier = list(near)
-    st = stacks
+    masks, closing, fates = _fates(stacks, frontier)
+    if sum(map(EULER_PART.__getitem__, masks)) != 4:
+        sources, drops = _plan_with_holes(g, frontier, closing, fates)
+        return frontier, sources, drops
+    sources = _sources(g)
+    return frontier, sources, _drops(sources, closing, fates)
+
+
+def _fates(
+    st: dict[CellKey, Stack], frontier: list[CellKey]
+) -> tuple[list[int], FrontierMask, tuple[dict[CellKey, int], ...]]:
+    """The frontier's 8-neighbourhood masks; the cells that would close a hole now; and, by
+    source, the cells whose fate changes once that source's stack has left, one mask per new
+    fate (indexed by :data:`_OPEN`, :data:`_CLOSES`, :data:`_ALONE`)."""
+    r0, r1, r2, r3, r4, r5, r6, r7 = RING
     masks = [
         (k + r0 in st)
         + 2 * (k + r1 in st)
@@ -250,37 +268,31 @@ def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[tuple[CellKey, list[int]]]
     ]
     add = EULER_ADD
     changes = _CHANGES
-    closing: list[int] = []
-    by_source: dict[CellKey, list[tuple[int, int]]] = {}
+    closing = 0
+    fates: tuple[dict[CellKey, int], ...] = ({}, {}, {})
+    bit = 1
     for i, m in enumerate(masks):
         if add[m] < 0:
-            closing.append(i)
+            closing |= bit
         ch = changes[m]
         if ch:
             f = frontier[i]
             for off, fate in ch:
-                got = by_source.get(f + off)
-                if got is None:
-                    by_source[f + off] = [(i, fate)]
-                else:
-                    got.append((i, fate))
-    if sum(map(EULER_PART.__getitem__, masks)) != 4:
-        return frontier, _plan_with_holes(g, frontier, closing, by_source)
-    plan: list[tuple[CellKey, list[int]]] = []
+                by_source = fates[fate]
+                by_source[f + off] = by_source.get(f + off, 0) | bit
+        bit <<= 1
+    return masks, closing, fates
+
+
+def _drops(
+    sources: list[CellKey], closing: FrontierMask, fates: tuple[dict[CellKey, int], ...]
+) -> list[FrontierMask]:
+    """For each source, the frontier cells it may not move to: those that close a hole or
+    touch no other stack once it has left."""
+    opened, closes, alone = fates
     if not closing:
-        for src in _sources(g):
-            hits = by_source.get(src)
-            plan.append((src, [i for i, fate in reversed(hits) if fate] if hits else []))
-        return frontier, plan
-    for src in _sources(g):
-        hits = by_source.get(src)
-        if hits is None:
-            plan.append((src, closing[::-1]))
-            continue
-        fates = dict.fromkeys(closing, _CLOSES)
-        fates.update(hits)
-        plan.append((src, sorted((i for i, fate in fates.items() if fate), reverse=True)))
-    return frontier, plan
+        return [closes.get(s, 0) | alone.get(s, 0) for s in sources]
+    return [(closing & ~opened.get(s, 0)) | closes.get(s, 0) | alone.get(s, 0) for s in sources]
 
 
 def _sources(g: Grounds) -> list[CellKey]:
@@ -310,52 +322,62 @@ def _sources(g: Grounds) -> list[CellKey]:
 def _plan_with_holes(
     g: Grounds,
     frontier: list[CellKey],
-    closing: list[int],
-    by_source: dict[CellKey, list[tuple[int, int]]],
-) -> list[tuple[CellKey, list[int]]]:
-    """:func:`sp2_plan` for a grounds that has holes already (rare): sources by Tarjan's
-    algorithm, the vacated cell must not be enclosed, and each destination that the local test
-    doubts is checked by the rule's words (:func:`_cut_off`): once per destination, and again
-    for a source next to the destination or bordering the space it cuts off (the vacated cell
-    joins open space, by the source rule above, so nothing else can change)."""
+    closing: FrontierMask,
+    fates: tuple[dict[CellKey, int], ...],
+) -> tuple[list[CellKey], list[FrontierMask]]:
+    """:func:`sp2_plan` for a grounds that has holes already (rare).
+
+    Sources come from Tarjan's algorithm, and the vacated cell must join open space. A source
+    that borders no old hole leaves the old holes enclosed, so with them filled by stand-in
+    stacks (a grounds without holes) the local test decides, as without holes; a cell of an old
+    hole is always a destination. A source that borders an old hole may open it: each
+    destination that the local test doubts is checked by the rule's words (:func:`_cut_off`).
+    """
     stacks = g.stacks
     elephants = g.elephants
     cut = g.articulation_points()
     before = holes_of(stacks)
-    xs = [k // _STRIDE for k in stacks]
+    filled: dict[CellKey, Stack] = dict(stacks)
+    filled.update(dict.fromkeys(before, ()))
+    outer = [i for i, f in enumerate(frontier) if f not in before]
+    _, closing_filled, fates_filled = _fates(filled, [frontier[i] for i in outer])
     ys = [k % _STRIDE for k in stacks]
-    box = (min(xs), max(xs), min(ys), max(ys))
-    alone: dict[int, tuple[bool, set[CellKey]]] = {}
-    plan: list[tuple[CellKey, list[int]]] = []
+    box = (min(stacks) // _STRIDE, max(stacks) // _STRIDE, min(ys), max(ys))
+    far: list[CellKey] = []  # sources that border no old hole
+    near: list[CellKey] = []
     for src in stacks:
-        if src in elephants or src in cut:
+        if src in cut or src in elephants:
             continue
-        sides = [src + d for d in NEIGHBOURS if src + d not in stacks]
-        if not sides or all(n in before for n in sides):
-            continue  # built around, or the vacated cell would be a new hole
-        fates = dict.fromkeys(closing, _CLOSES)
-        fates.update(by_source.get(src, ()))
-        drop = []
-        for i, fate in fates.items():
-            if fate == _OPEN:
-                continue
-            if fate == _ALONE:
-                drop.append(i)
-                continue
-            f = frontier[i]
-            got = alone.get(i)
-            if got is None:
-                got = alone[i] = _cut_off(stacks, -1, f, before, box)
-            bad, enclosed = got
-            # Without the source's stack, only space it borders can change, and the open
-            # side that the source rule found may be the destination itself.
-            if f - src in _SIDES or (enclosed and any(src + d in enclosed for d in NEIGHBOURS)):
-                bad = _cut_off(stacks, src, f, before, box)[0]
-            if bad:
-                drop.append(i)
-        drop.sort(reverse=True)
-        plan.append((src, drop))
-    return plan
+        opens = borders = False
+        for d in NEIGHBOURS:
+            n = src + d
+            if n not in stacks:
+                if n in before:
+                    borders = True
+                else:
+                    opens = True
+        if opens:  # else built around, or the vacated cell would be a new hole
+            (near if borders else far).append(src)
+    alone = fates[_ALONE]
+    drops = []
+    for src, doubted in zip(far, _drops(far, closing_filled, fates_filled), strict=True):
+        drop = alone.get(src, 0)
+        while doubted:  # from the filled frontier's bits to the frontier's
+            j = doubted.bit_length() - 1
+            drop |= 1 << outer[j]
+            doubted ^= 1 << j
+        drops.append(drop)
+    opened, closes = fates[_OPEN], fates[_CLOSES]
+    for src in near:
+        drop = alone.get(src, 0)
+        doubted = ((closing & ~opened.get(src, 0)) | closes.get(src, 0)) & ~drop
+        while doubted:
+            i = doubted.bit_length() - 1
+            if _cut_off(stacks, src, frontier[i], before, box):
+                drop |= 1 << i
+            doubted ^= 1 << i
+        drops.append(drop)
+    return far + near, drops
 
 
 def _cut_off(
@@ -364,9 +386,9 @@ def _cut_off(
     dst: CellKey,
     before: set[CellKey],
     box: tuple[int, int, int, int],
-) -> tuple[bool, set[CellKey]]:
-    """Whether moving the stack on ``src`` (``-1``: no stack leaves) to ``dst`` encloses an
-    empty cell that was no hole before, and the empty cells it encloses.
+) -> bool:
+    """Whether moving the stack on ``src`` to ``dst`` encloses an empty cell that was no hole
+    before.
 
     Only empty space next to ``dst`` can be cut off, so each empty neighbour of ``dst`` is
     followed until it leaves the box (of the grounds before the move and ``dst``: a row or
@@ -376,7 +398,6 @@ def _cut_off(
     x0, x1 = min(x0, dst // _STRIDE), max(x1, dst // _STRIDE)
     y0, y1 = min(y0, dst % _STRIDE), max(y1, dst % _STRIDE)
     enclosed: set[CellKey] = set()
-    bad = False
     for start in (dst - 1, dst + _STRIDE, dst + 1, dst - _STRIDE):
         if (start in stacks and start != src) or start in enclosed:
             continue
@@ -395,10 +416,10 @@ def _cut_off(
                     seen.add(n)
                     todo.append(n)
         if not escaped:
-            enclosed |= seen
             if not seen <= before:
-                bad = True
-    return bad, enclosed
+                return True
+            enclosed |= seen
+    return False
 
 
 #: Above this many stacks, :meth:`Grounds.articulation_points` does not recurse.
