@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import re
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from kerala.actions import Place
@@ -263,3 +266,33 @@ def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
                 return
             state.apply(bots[state.current_player].choose(state.view(state.current_player), legal))
     raise AssertionError("no move-elephant follow-up in 40 random games")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lo=st.integers(-40, 0),
+    size=st.integers(1, 60),
+    focus=st.lists(st.integers(0, 59), max_size=8),
+    limit=st.integers(1, 30),
+)
+def test_issue14_window_lines_fit_and_keep_what_matters(
+    lo: int, size: int, focus: list[int], limit: int
+) -> None:
+    """Whatever the grounds, the grid never takes more lines than given, and keeps every
+    choice and elephant row whenever they can fit (gaps between far-apart rows count one line).
+    """
+    from kerala.tui.render import lines_of, pick_lines
+
+    hi = lo + size - 1
+    f = [lo + v % size for v in focus]
+    rows = pick_lines(lo, hi, f, limit)
+    assert len(rows) <= limit
+    drawn = [r for r in rows if r is not None]
+    assert drawn == sorted(drawn) and all(lo <= r <= hi for r in drawn)
+    assert rows[0] is not None and rows[-1] is not None
+    for a, b in itertools.pairwise(rows):
+        assert not (a is None and b is None)
+        if a is not None and b is not None:
+            assert b == a + 1  # a jump is always drawn as a gap
+    if f and lines_of(set(f)) <= limit:
+        assert set(f) <= set(drawn)
