@@ -152,7 +152,25 @@ def _links(
 def score_grounds(g: Grounds) -> ScoreBreakdown:
     """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
     areas, area_of, arch_cells = _areas(g)
-    links = _links(g, area_of, arch_cells)
+    links = _links(g, area_of, arch_cells) if arch_cells else {}
+    # Keeping an area saves its -2 per tile and scores its symbols.
+    value = [-REMOVED_TILE_POINTS * a.tiles + a.symbols for a in areas]
+    by_color: dict[str, list[int]] = {c: [] for c in COLORS}
+    for a in areas:
+        by_color[a.color].append(a.index)
+    if not links:
+        # Without a scoring arch each color keeps its best areas (on equal value, the lower
+        # index: sorted() is stable).
+        kept: set[int] = set()
+        own = g.color
+        for color, group in by_color.items():
+            cap = 2 if color == own else 1
+            kept.update(
+                group
+                if len(group) <= cap
+                else sorted(group, key=value.__getitem__, reverse=True)[:cap]
+            )
+        return _breakdown(g, areas, links, kept)
     linked: set[int] = set()
     partner: dict[int, list[tuple[int, int]]] = {}
     for (ia, ib), cnt in links.items():
@@ -160,12 +178,6 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         linked.add(ib)
         partner.setdefault(ia, []).append((ib, cnt))
         partner.setdefault(ib, []).append((ia, cnt))
-
-    # Keeping an area saves its -2 per tile and scores its symbols.
-    value = [-REMOVED_TILE_POINTS * a.tiles + a.symbols for a in areas]
-    by_color: dict[str, list[int]] = {c: [] for c in COLORS}
-    for a in areas:
-        by_color[a.color].append(a.index)
 
     # Candidate kept-sets per color (tuples of area indices, ascending).
     domains: list[list[tuple[int, ...]]] = []
@@ -183,9 +195,7 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
         cands.sort()
         domains.append(list(combinations(cands, cap)))
 
-    # Without a scoring arch every color has one candidate: the best areas.
-    best_choice = _best(domains, value, partner) if links else [d[0] for d in domains]
-    kept = {i for choice in best_choice for i in choice}
+    kept = {i for choice in _best(domains, value, partner) for i in choice}
     return _breakdown(g, areas, links, kept)
 
 
