@@ -17,6 +17,10 @@ before the caller announces it; a stale or concurrent submission changes nothing
 Reading a game has no side effects: it never starts a bot (the bot runner is told of every
 committed event instead, see :mod:`kerala.server.botrunner`).
 
+About 500 lines, on purpose: the game cache, its locks and the operations that must run under
+them belong together; what needs neither is elsewhere (``reads.py``, ``setup.py``, ``replay.py``,
+``lobby.py``).
+
 Hidden information (RULES.md I2) stays here: draws come from the operating system's random
 source when due, the removed tiles live in ``games.hidden_removed``, and what leaves this module
 is built from :meth:`GameState.view` and public facts only.
@@ -24,16 +28,14 @@ is built from :meth:`GameState.view` and public facts only.
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import hmac
-import json
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
@@ -56,7 +58,7 @@ from kerala.server.domain import (
     js,
 )
 from kerala.server.replay import apply_event, replay_state
-from kerala.server.repository import GameInfo, GameQuery, GameRepository
+from kerala.server.repository import GameInfo, GameRepository
 from kerala.server.settings import Settings
 from kerala.server.setup import SYSTEM_RANDOM, hash_token, plan_game
 from kerala.server.store import utcnow
@@ -205,56 +207,6 @@ class GameService:
             return [], count, True
         return self.repo.events(game_id, since, count), count, False
 
-    def list_games(self, query: GameQuery) -> tuple[list[dict[str, Any]], str | None]:
-        """A page of games (public facts only: no token, no hidden tile) and the cursor of
-        the next page (``None``: this is the last)."""
-        found = self.repo.list_games(replace(query, limit=query.limit + 1))
-        more = len(found) > query.limit
-        found = found[: query.limit]
-        games = [
-            {
-                "id": r.id,
-                "status": r.status,
-                "players": [s.to_json() for s in seats],
-                "decision_number": r.decision_count,
-                "created_at": r.created_at.isoformat(),
-                "updated_at": r.updated_at.isoformat(),
-                "ranks": r.result["ranks"] if r.result is not None else None,
-            }
-            for r, seats in found
-        ]
-        cursor = encode_cursor(found[-1][0].updated_at, found[-1][0].id) if more else None
-        return games, cursor
-
-    def replay(self, game_id: str, at: int | None) -> dict[str, Any]:
-        """The public position after ``at`` decisions (default: all of them)."""
-        row = self.repo.game(game_id)
-        if row is None:
-            raise GameNotFound(game_id)
-        total = row.decision_count
-        k = total if at is None else at
-        if not 0 <= k <= total:
-            raise InvalidRequest(f"'at' must be between 0 and {total} (decisions so far), got {k}")
-        seats = self.repo.seats(game_id)
-        events = self.repo.events(game_id, 0, row.event_count)
-        state = replay_state(
-            [s.color for s in seats],
-            row.tileset,
-            row.removal,
-            row.hidden_removed,
-            row.first_drawn,
-            events,
-            upto=k,
-        )
-        decisions = [e["decision"] for e in events if e["kind"] == "decision"]
-        return {
-            "at": k,
-            "decision_number": total,
-            "decision": decisions[k - 1] if k > 0 else None,
-            "view": state.view(None).to_json(),
-            "result": result_json(state) if state.is_over() else None,
-        }
-
     def record_parts(self, game_id: str) -> tuple[GameState, list[dict[str, Any]]]:
         """A copy of the state and the players, for writing the record (NOTATION.md)."""
         with self.game_lock(game_id):
@@ -264,6 +216,8 @@ class GameService:
                 for s in live.seats
             ]
             return live.state.copy(with_rng=False), players
+
+    # The game list and replays read no cached state: reads.py (GameReads).
 
     def pending_bot_games(self, waiting_since: dt.datetime | None = None) -> list[str]:
         """Games in progress whose seat to move is played by a bot."""
@@ -553,27 +507,6 @@ class GameService:
 def not_started(live: Live) -> str:
     free = ", ".join(str(s.seat) for s in live.seats if s.kind == "open")
     return f"the game starts when every seat is taken: seat(s) {free} are free"
-
-
-def encode_cursor(updated_at: dt.datetime, game_id: str) -> str:
-    """The opaque cursor of a game list page: where the next page starts after."""
-    raw = json.dumps([updated_at.isoformat(), game_id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
-    """The (``updated_at``, ``id``) a cursor names; :class:`InvalidRequest` if it names none."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        t, game_id = json.loads(raw)
-        when = dt.datetime.fromisoformat(t)
-        if not isinstance(game_id, str) or when.tzinfo is None:
-            raise ValueError(game_id)
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise InvalidRequest(
-            f"'cursor' {js(cursor)} is not a cursor this server handed out (use 'next')"
-        ) from None
-    return when, game_id
 
 
 def check_decision_json(obj: object) -> Decision:

@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import write_record
 from kerala.server.fanout import Broker
+from kerala.server.reads import GameReads, decode_cursor
 from kerala.server.repository import GameQuery, GameRepository
 from kerala.server.routes.deps import (
     AnnouncerDep,
@@ -41,7 +42,6 @@ from kerala.server.schemas import (
     Ready,
     Replay,
 )
-from kerala.server.service import decode_cursor
 from kerala.server.wire import Snapshot, dumpb
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -181,7 +181,7 @@ async def list_games(
         created_before=_day(created_to + dt.timedelta(days=1)) if created_to else None,
         after=decode_cursor(cursor) if cursor is not None else None,
     )
-    games, after = await run_in_threadpool(service.list_games, query)
+    games, after = await run_in_threadpool(GameReads(service.repo).list_games, query)
     return _json({"games": games, "next": after})
 
 
@@ -284,4 +284,4 @@ async def replay(
     at: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
 ) -> Response:
     """The public position after ``at`` decisions (default: all)."""
-    return _json(await run_in_threadpool(service.replay, game_id, at))
+    return _json(await run_in_threadpool(GameReads(service.repo).replay, game_id, at))
