@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/web_roundtrip.py [--moves 30] [--src DIR] [--json]
 
 Starts ``kerala serve`` (SQLite, the random bot answering at once) and Debian's Chromium, plays
-the human seat by clicking (a tile, a target, the elephant if asked), and times in the page, from
+the human seat by clicking (a tile, a target, the elephant if asked; ``--think`` seconds after the
+turn starts), and times in the page, from
 the Confirm click to the first animation frame in which the target cell of the player's grounds
 holds the new tile. ``--src`` serves another checkout's ``src`` (e.g. the previous commit, from
 ``git archive HEAD~1 src | tar -x -C /tmp/old``) to compare builds on the same machine.
@@ -96,21 +97,29 @@ def new_game(page: Page, url: str) -> str:
     return path
 
 
-def one_move(page: Page) -> float | None:
-    """Pick and time one placement; None when the game is over."""
+def one_move(page: Page, think: float = 0.0) -> float | None:
+    """Pick and time one placement after ``think`` seconds; None when the game is over."""
     page.wait_for_selector(
         '#game[data-my-turn="1"], #game[data-status="over"]', state="attached", timeout=60000
     )
     if page.get_attribute("#game", "data-status") == "over":
         return None
     if page.get_attribute("#game", "data-phase") == "follow_up":
-        page.click("#skip")
         before = page.get_attribute("#game", "data-decision-number")
-        page.click("#confirm-btn")
+        page.click("#skip")
+        # This build confirms a skip; an older one sent it at once.
+        page.wait_for_function(
+            "n => document.querySelector('#confirm-btn')"
+            " || document.querySelector('#game').dataset.decisionNumber !== n",
+            arg=before,
+        )
+        if page.locator("#confirm-btn").count():
+            page.click("#confirm-btn")
         page.wait_for_function(
             "n => document.querySelector('#game').dataset.decisionNumber !== n", arg=before
         )
-        return one_move(page)
+        return one_move(page, think)
+    page.wait_for_timeout(think * 1000)
     page.locator("#display button:not([disabled])").first.click()
     target = page.locator(f"{MINE} .cell.mark.target").first
     x, y = int(target.get_attribute("data-x") or 0), int(target.get_attribute("data-y") or 0)
@@ -131,6 +140,12 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--src", type=Path, default=None, help="serve this src directory instead")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds between the turn's start and the first click (0: a script's pace)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     times: list[float] = []
@@ -145,7 +160,7 @@ def main() -> None:
                 while len(times) < args.moves:
                     page.goto(url + new_game(page, url))
                     while len(times) < args.moves:
-                        ms = one_move(page)
+                        ms = one_move(page, args.think)
                         if ms is None:
                             break
                         times.append(ms)
@@ -156,6 +171,7 @@ def main() -> None:
     times.sort()
     out = {
         "moves": len(times),
+        "think_s": args.think,
         "median_ms": round(statistics.median(times), 1),
         "p90_ms": round(times[int(0.9 * (len(times) - 1))], 1),
         "max_ms": round(times[-1], 1),

@@ -51,10 +51,17 @@ export function mountGame(root, { id, token, seat }) {
   };
 
   let render = () => {};
-  const accept = (g) => {
+  let patchScores = () => {};
+  let scoreTimer = null;
+  const accept = (g, force = false) => {
     if (!g) return render();
     const cur = st.game;
-    if (cur && g.event_number < cur.event_number) return; // an older answer arriving late
+    // An older answer arriving late, or nothing new: draw only when asked (the page's own
+    // state changed, e.g. a decision's answer ended the "Sending…" state).
+    if (cur && (g.event_number < cur.event_number || (g.event_number === cur.event_number && !force))) {
+      if (force) render();
+      return;
+    }
     const moved = !cur || g.decision_number !== cur.decision_number || g.status !== cur.status;
     const wasMine = myTurn(st);
     // Decisions new since the last drawing animate on their grounds.
@@ -73,11 +80,14 @@ export function mountGame(root, { id, token, seat }) {
     }
     if (!wasMine && myTurn(st) && cur && sound()) beep();
     render();
-    conn.scoreLive();
+    // Score the new position once updates pause (bots may move in quick succession), so the
+    // request never competes with the player's own move.
+    clearTimeout(scoreTimer);
+    if (g.status !== "over") scoreTimer = setTimeout(() => !st.busy && conn.scoreLive(), 0);
   };
 
-  const conn = connection(st, { id, token, accept, onScores: () => render(), banner: showBanner, hideBanner });
-  const act = input(st, { render: () => render(), conn });
+  const conn = connection(st, { id, token, accept, onScores: () => patchScores(), banner: showBanner, hideBanner });
+  const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
   const createdLinks = (r) =>
@@ -112,7 +122,7 @@ export function mountGame(root, { id, token, seat }) {
     },
     handOver: async (s) => {
       try {
-        await conn.handOver(s);
+        accept(await conn.handOver(s), true);
       } catch (e) {
         toast(e.message);
       }
@@ -138,7 +148,7 @@ export function mountGame(root, { id, token, seat }) {
       }
     },
   };
-  render = renderer(st, page, ui);
+  ({ render, patchScores } = renderer(st, page, ui));
 
   let couldHand = false;
   const tick = setInterval(() => {
@@ -165,6 +175,7 @@ export function mountGame(root, { id, token, seat }) {
   return () => {
     conn.close();
     clearInterval(tick);
+    clearTimeout(scoreTimer);
     document.removeEventListener("keydown", act.onKey);
     hideBanner();
   };

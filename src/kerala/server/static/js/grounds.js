@@ -265,11 +265,13 @@ export function tileSvg(name, size = 56, opts = {}) {
 function figure(color, x, y, S, lying) {
   const g = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
   if (lying) {
-    const w = S * 0.5,
-      hh = S * 0.3;
+    const w = S * 0.6,
+      hh = S * 0.34;
     g.append(
-      s("rect", { x: -w / 2, y: -hh / 2, width: w, height: hh, rx: hh * 0.3, fill: "#d9d4c7", stroke: "#111", "stroke-width": S * 0.025, "stroke-dasharray": `${S * 0.05} ${S * 0.03}` }),
-      s("g", { transform: "rotate(90)" }, elephantIcon(-hh * 0.48, -hh * 0.48, hh * 0.96, COLOR_FILL[color])),
+      s("rect", { x: -w / 2, y: -hh / 2, width: w, height: hh, rx: hh * 0.3, fill: "#e4ddcb", stroke: "#111", "stroke-width": S * 0.03, "stroke-dasharray": `${S * 0.07} ${S * 0.035}` }),
+      s("g", { transform: `translate(${-w * 0.14} 0) rotate(90)` }, elephantIcon(-hh * 0.46, -hh * 0.46, hh * 0.92, COLOR_FILL[color])),
+      s("text", { x: w * 0.28, y: hh * 0.12, "text-anchor": "middle", "font-size": S * 0.17, "font-weight": 800, fill: "#111" }, "z"),
+      s("text", { x: w * 0.38, y: -hh * 0.06, "text-anchor": "middle", "font-size": S * 0.12, "font-weight": 800, fill: "#111" }, "z"),
     );
     g.append(s("title", {}, t("board.lying")));
   } else {
@@ -457,10 +459,7 @@ export function renderGrounds(g, opts = {}) {
         }),
       );
     }
-    if (surplus.has(k) && !removed.has(k))
-      el.append(
-        s("rect", { class: "surplus-mark", x: 3, y: 3, width: S - 6, height: S - 6, rx: S * 0.08, fill: "url(#pat-surplus)", stroke: "#c00", "stroke-width": S * 0.05, "stroke-dasharray": `${S * 0.1} ${S * 0.06}` }),
-      );
+    if (surplus.has(k) && !removed.has(k)) el.append(surplusMark(S));
     const words = t("board.stack", { x: c[0], y: c[1], n: h, top: tileWords(top) });
     const tip = [words, tileTip(top), h > 1 ? t("board.under", { tiles: st.tiles.map(tileWords).join(", ") }) : null];
     if (surplus.has(k)) tip.push(t("board.surplusTip", { n: h * 2 }));
@@ -512,8 +511,8 @@ export function renderGrounds(g, opts = {}) {
     const lying = i >= els.length - (g.passes || 0);
     // Bottom left of the cell (the color-blind letter sits bottom right, the height top left);
     // two elephants on the start tile stand side by side.
-    const x = c[0] * S + (same ? (i === 0 ? S * 0.27 : S * 0.73) : lying ? S * 0.3 : S * 0.24);
-    const y = c[1] * S + (lying ? S * 0.8 : S * 0.72);
+    const x = c[0] * S + (same ? (i === 0 ? S * 0.27 : S * 0.73) : lying ? S * 0.34 : S * 0.24);
+    const y = c[1] * S + (lying ? S * 0.78 : S * 0.72);
     const f = figure(g.color, x, y, S, lying);
     if (fresh.has(key(c))) f.classList.add("fresh");
     f.setAttribute("pointer-events", "none");
@@ -522,6 +521,24 @@ export function renderGrounds(g, opts = {}) {
     svg.append(f);
   });
   return svg;
+}
+
+const surplusMark = (S) =>
+  s("rect", { class: "surplus-mark", x: 3, y: 3, width: S - 6, height: S - 6, rx: S * 0.08, fill: "url(#pat-surplus)", stroke: "#c00", "stroke-width": S * 0.05, "stroke-dasharray": `${S * 0.1} ${S * 0.06}` });
+
+/** Mark on a drawn grounds the cells that would be removed as surplus now (the live score). */
+export function markSurplus(svg, cells, S = 100) {
+  for (const el of svg.querySelectorAll(".cell.surplus")) el.classList.remove("surplus");
+  for (const el of svg.querySelectorAll(".surplus-mark")) el.remove();
+  for (const c of cells) {
+    const el = svg.querySelector(`.cell.stack[data-x="${c[0]}"][data-y="${c[1]}"]`);
+    if (!el || el.classList.contains("removed")) continue;
+    el.classList.add("surplus");
+    // Under the height badge and the ghost, over the tile.
+    const face = el.querySelector(".tile");
+    if (face) face.after(surplusMark(S));
+    else el.append(surplusMark(S));
+  }
 }
 
 /** An outline on one cell (a log line's cells while it is hovered). */

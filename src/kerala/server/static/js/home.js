@@ -6,6 +6,7 @@ import { h, api, toast, copyText } from "./ui.js";
 import { COLORS, allTileTypes, parseTile, standardCount, colorWord } from "./tiles.js";
 import { rules } from "./rules.js";
 import { t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
 
 /** How many tiles are taken out before play for `n` players (from the server's rules). */
 const removeCount = (n) => rules().removal_count[String(n)];
@@ -345,6 +346,6 @@ export function mountHome(root) {
   })();
   render();
   loadRecent();
-  return () => {};
+  return mountLobby(root); // open games and their free seats (lobby.js)
 }
 

@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { parseTile, sameCell } from "../tiles.js";
 import { analyse, chosen, edgesFor, moveOf, myTurn, placesFor, uniq } from "./state.js";
 
-export function input(st, { render, conn }) {
+export function input(st, { render, accept, conn }) {
   const fixEdge = () => {
     const s = st.sel;
     if (!s || !s.tile || !parseTile(s.tile).archColor) return;
@@ -98,18 +98,19 @@ export function input(st, { render, conn }) {
     const d = chosen(st);
     if (!d || st.busy || !st.game) return;
     st.busy = true;
-    st.sentAt = performance.now();
+    const sent = conn.submit(d); // on its way before the page draws "Sending…"
     render();
     try {
-      await conn.submit(d);
+      const g = await sent;
       st.busy = false;
       st.sel = null;
+      accept(g, true);
     } catch (e) {
       st.busy = false;
       toast(e.message);
       if (e.status === 409 || e.status === 0) await conn.load();
+      render();
     }
-    render();
   };
 
   const hint = async () => {

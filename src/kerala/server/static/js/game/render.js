@@ -9,7 +9,7 @@ import { renderGrounds, panZoom, tileSvg } from "../grounds.js";
 import { tileWords, tileTip, parseTile, edgeWord, cellWords, key, sameCell, colorWord } from "../tiles.js";
 import { logLines, decisionQuestion } from "../words.js";
 import { scoreSheet, colorVar, fmt } from "../sheet.js";
-import { hlRing } from "../grounds.js";
+import { hlRing, markSurplus } from "../grounds.js";
 import { analyse, canTurn, chosen, displayTiles, lastTurns, myMarks, myTurn, placesFor, uniq } from "./state.js";
 
 export function renderer(st, page, ui) {
@@ -53,7 +53,7 @@ export function renderer(st, page, ui) {
         h(
           "button",
           { type: "button", id: "sound", class: "small", "aria-pressed": String(ui.sound()), title: t("status.soundTip"), onclick: ui.toggleSound },
-          ui.sound() ? "♪" : "♪̸",
+          h("span", { class: ui.sound() ? "sound-on" : "sound-off", "aria-hidden": "true" }, "♪"),
           h("span", { class: "visually-hidden" }, t("status.sound")),
         ),
         h("button", { type: "button", id: "show-log", class: "small phone-only", "aria-expanded": String(st.showLog), onclick: ui.toggleLog }, t("status.log")),
@@ -190,7 +190,9 @@ export function renderer(st, page, ui) {
   function scoreOf(i) {
     const g = st.game;
     if (g.status === "over" && g.result) return g.result.scores.find((x) => x.seat === i) || g.result.scores[i];
-    return st.scores ? st.scores[i] : null;
+    // A score is shown only for the grounds it was computed for (never a stale one).
+    if (!st.scores || !st.scoredGrounds || st.scoredGrounds[i] !== JSON.stringify(g.view.grounds[i])) return null;
+    return st.scores[i];
   }
 
   function seatHeader(i, { enlarge = true } = {}) {
@@ -230,7 +232,7 @@ export function renderer(st, page, ui) {
         ),
         enlarge ? h("button", { type: "button", class: "small enlarge", "data-enlarge": i, title: t("seat.enlarge"), "aria-label": t("seat.enlargeAria", { name: p.name }), onclick: () => ui.enlarge(i) }, "⤢") : null,
       ),
-      sc ? h("div", { class: "breakdown muted", "data-breakdown": i }, parts.join(" · ")) : null,
+      h("div", { class: "breakdown muted", "data-breakdown": i }, sc ? parts.join(" · ") : "\u00a0"),
     );
   }
 
@@ -347,8 +349,20 @@ export function renderer(st, page, ui) {
     return dlg;
   }
 
+  /** New live scores: update the headers and the surplus marks in place (no full redraw). */
+  function patchScores() {
+    const g = st.game;
+    if (!g || g.status === "over") return;
+    g.players.forEach((_, i) => {
+      for (const old of page.querySelectorAll(`.seat-head[data-seat="${i}"]`))
+        old.replaceWith(seatHeader(i, { enlarge: !old.closest("dialog") }));
+      const sc = scoreOf(i);
+      for (const svg of page.querySelectorAll(`.grounds-box[data-seat="${i}"] svg.grounds-svg`)) markSurplus(svg, sc ? sc.removed_cells || [] : []);
+    });
+  }
+
   // ---- the page -------------------------------------------------------------------------
-  return function render() {
+  function render() {
     const g = st.game;
     if (!g) {
       page.replaceChildren(
@@ -408,5 +422,7 @@ export function renderer(st, page, ui) {
       kept = !!el;
     }
     if (cb && (!kept || focusCell)) cb.focus({ preventScroll: true });
-  };
+  }
+
+  return { render, patchScores };
 }

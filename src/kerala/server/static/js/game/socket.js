@@ -73,14 +73,10 @@ export function connection(st, { id, token, accept, onScores, banner, hideBanner
     };
   };
 
-  /** Send one legal decision; on a refusal, say why and reload. Resolves when answered. */
-  const submit = async (decision) => {
-    const g = await api("POST", `${path}/decisions`, { decision, expected: st.game.decision_number }, headers);
-    accept(g);
-    return g;
-  };
+  /** Send one legal decision; resolves with the new snapshot (the caller accepts it). */
+  const submit = (decision) => api("POST", `${path}/decisions`, { decision, expected: st.game.decision_number }, headers);
 
-  const handOver = async (seat) => accept(await api("POST", `${path}/seats/${seat}/bot`, {}, headers));
+  const handOver = (seat) => api("POST", `${path}/seats/${seat}/bot`, {}, headers);
 
   const findHintRoute = async () => {
     try {
@@ -108,6 +104,7 @@ export function connection(st, { id, token, accept, onScores, banner, hideBanner
       const r = await api("POST", "/api/rules/scores", { grounds });
       if (st.scoreKey !== k) return; // a newer position is being scored
       st.scores = r.scores;
+      st.scoredGrounds = grounds.map((x) => JSON.stringify(x));
       onScores();
     } catch (e) {
       st.scoreKey = "";
