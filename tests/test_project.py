@@ -1,0 +1,109 @@
+"""Tests of the project's own habits (issue 15): license, changelog, contributing guide,
+pre-commit hooks, the version, and the test tiers that ``make test-fast`` relies on."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kerala
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tiers() -> Any:
+    """``tests/conftest.py`` by its path (other folders have a ``conftest`` module too)."""
+    spec = importlib.util.spec_from_file_location("kerala_tests_tiers", ROOT / "tests/conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.tiers_of
+
+
+tiers_of = _tiers()
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_issue15_license_is_the_mit_license_pyproject_names() -> None:
+    assert PYPROJECT["project"]["license"] == {"text": "MIT"}
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "Permission is hereby granted" in text
+
+
+def test_issue15_changelog_keeps_a_changelog_from_the_packaged_version() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text()
+    headings = re.findall(r"^## \[([^\]]+)\]", text, re.M)
+    assert headings[0] == "Unreleased"
+    assert PYPROJECT["project"]["version"] == "0.1.0"
+    assert re.search(r"^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$", text, re.M)
+    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+        kinds = re.findall(r"^### (\w+)", section, re.M)
+        assert set(kinds) <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+
+
+def test_issue15_contributing_covers_setup_tiers_style_and_rule_tests() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    for heading in ("## Setup", "## Test tiers", "## Style", "## Adding a rule test"):
+        assert heading in text
+    assert "make test-fast" in text and "refuse(" in text
+
+
+def test_issue15_pre_commit_runs_ruff_and_mypy() -> None:
+    text = (ROOT / ".pre-commit-config.yaml").read_text()
+    ids = re.findall(r"^\s*- id: (\S+)", text, re.M)
+    assert {"ruff-check", "ruff-format", "mypy"} <= set(ids)
+
+
+def test_issue15_version_comes_from_package_metadata() -> None:
+    assert kerala.__version__ == importlib.metadata.version("kerala")
+    assert kerala.__version__ == PYPROJECT["project"]["version"]
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "tiers"),
+    [
+        ("tests/test_game.py", "test_p4_target_with_other_elephant_is_illegal", []),
+        ("tests/web/test_web_look.py", "test_anything", ["browser"]),
+        ("tests/bots/test_bots_analysis_web.py", "test_anything", ["browser"]),
+        ("tests/server/test_server_api.py", "test_anything", ["server"]),
+        ("tests/bots/test_bots_analysis_http.py", "test_anything", ["server"]),
+        ("src/kerala/server/wire.py", "wire", ["server"]),
+        ("tests/envs/test_envs_gymnasium.py", "test_anything", ["envs"]),
+        ("tests/tui/test_tui_terminal.py", "test_anything", ["slow"]),
+        (
+            "tests/test_cli.py",
+            "test_issue14_simulate_progress_moves_every_second_with_eta[2]",
+            ["slow"],
+        ),
+        ("tests/test_cli.py", "test_score_worked_example", []),
+    ],
+)
+def test_issue15_test_tiers_follow_where_a_test_lives(
+    path: str, name: str, tiers: list[str]
+) -> None:
+    assert tiers_of(path, name) == tiers
+
+
+def test_issue15_make_test_fast_leaves_out_browser_database_and_slow_tests() -> None:
+    out = subprocess.run(
+        ["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    line = next(x for x in out.splitlines() if "pytest" in x)
+    assert '-m "not slow and not browser and not server and not envs"' in line
+    assert "-n auto" in line
+
+
+def test_issue15_make_test_provides_its_browser_or_says_what_to_install() -> None:
+    text = (ROOT / "Makefile").read_text()
+    assert re.search(r"^test: .*\bbrowser\b", text, re.M)
+    recipe = text[text.index("\nbrowser:") :]
+    assert "apt-get install -y -qq chromium" in recipe
+    assert "python -m playwright install chromium" in recipe
+    assert "exit 1" in recipe  # never skip: stop and say what to install
