@@ -24,11 +24,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def free_port() -> int:
@@ -104,7 +104,8 @@ def play(url: str, gid: str, token: str, decisions: int, rng: random.Random) -> 
     while True:
         g = call(f"{url}/api/games/{gid}", token=token)
         if g["status"] == "over" or g["decision_number"] >= decisions:
-            return g
+            game: dict[str, Any] = g
+            return game
         if not g["legal"]:
             time.sleep(0.05)  # the bot's turn
             continue
