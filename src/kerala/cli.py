@@ -215,7 +215,7 @@ class InputFileError(KeralaError):
     """A file named on the command line cannot be read; the message says why (not where)."""
 
 
-def _read_file(path: Path) -> str:
+def read_input_file(path: Path) -> str:
     """The text of ``path`` (``-`` is standard input); the caller names the file in errors."""
     if str(path) == "-":
         try:
@@ -242,7 +242,7 @@ def _file_label(path: Path) -> str:
 
 def read_grounds_file(path: Path) -> Grounds:
     """A grounds document (JSON) or a text grid (docs/terminal.md) from ``path`` or stdin."""
-    text = _read_file(path)
+    text = read_input_file(path)
     if looks_like_json(text):
         return read_grounds(text)
     return parse_grid(text)
@@ -331,7 +331,7 @@ def record_check(
         totals: list[int] | None = None
         finished = False
         try:
-            rec = read_record(_read_file(f))
+            rec = read_record(read_input_file(f))
             finished = rec.state.is_over()
             if finished:
                 totals = [s.total for s in rec.state.scores()]

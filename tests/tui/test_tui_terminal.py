@@ -257,6 +257,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
         (["--players", "3", "--bots", "random,random,random"], "--bots lists 3 bots"),
         (["--colors", "blue,blue"], "distinct color"),
         (["--load", "missing.json"], "--load missing.json: no such file"),
+        (["--load", "."], "error: --load .: is a folder, not a file"),
         (["--load", "x.json", "--bots", "random"], "leave out --bots"),
         # issue 14: counts agree with their nouns
         (

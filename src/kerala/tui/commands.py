@@ -124,7 +124,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from kerala.bots import BotSpecError, make_bot
-        from kerala.cli import fail
+        from kerala.cli import fail, read_input_file
         from kerala.tiles import COLORS
         from kerala.tui.session import default_bot_spec, load_session, new_session
 
@@ -144,12 +144,9 @@ def register(app: typer.Typer) -> None:
             if given:
                 fail(f"--load continues the record's own players; leave out {', '.join(given)}")
             try:
-                text = load.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                fail(f"--load {load}: no such file")
-                return
-            except (OSError, UnicodeDecodeError) as e:
-                fail(f"--load {load}: cannot read: {e}")
+                text = read_input_file(load)
+            except KeralaError as e:  # no such file, a folder, not UTF-8 …
+                fail(f"--load {load}: {e}")
                 return
             try:
                 session = load_session(console, text, seed=seed)
