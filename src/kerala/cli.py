@@ -754,4 +754,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as e:  # a disk full, a folder that went away: said, not a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print_error(f"{where}{e.strerror or e}")
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
