@@ -36,7 +36,7 @@ def engine_score(grounds: dict[str, Any]) -> Any:
     return score_grounds(read_grounds({"format": "kerala-grounds", "version": 1, **grounds}))
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 5])
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_every_grounds_is_on_screen_without_scrolling(
     server: Server, browser: Browser, players: int, size: ViewportSize
@@ -68,11 +68,21 @@ def test_every_grounds_is_on_screen_without_scrolling(
         heads = page.locator(".table .seat-head")
         for i in range(players):
             text = heads.nth(i).inner_text()
-            assert "pts" in text and re.search("Asha|Ravi|Meera|Dev", text)
+            assert "pts" in text and re.search("Asha|Ravi|Meera|Dev|Lila", text)
             if size == LAPTOP or i == 0:
                 assert "passes left" in text, text
         assert page.locator(".table .seat-panel.to-move").count() == 1
         shot(page, f"table-{players}p-{size['width']}", full_page=False)
+        # The others are one tap (or click) away: their grounds open large with the full header.
+        other = page.locator(".others .grounds-box").first
+        if size == PHONE:
+            other.tap()
+        else:
+            other.click()
+        dialog = page.locator("dialog#zoom")
+        assert dialog.is_visible() and "passes left" in dialog.inner_text()
+        b = dialog.locator(".grounds-box").bounding_box()
+        assert b is not None and b["width"] * b["height"] > max(areas.values())
     finally:
         ctx.close()
 
