@@ -19,8 +19,8 @@ play: $(STAMP)
 	$(BIN)/kerala serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 # The browser UI's JavaScript: ESLint from npm (package.json, package-lock.json).
 node_modules/.package-lock.json: package.json package-lock.json
