@@ -401,6 +401,9 @@ def test_replay_from_a_setup_and_a_log_stops_before_decision_upto() -> None:
     assert again == s
     early = replay(s.colors, s.log, removal=s.removal, removed=s.removed, upto=3)
     assert early == s.after(3) and early.phase in (Phase.PLACE, Phase.FOLLOW_UP)
+    assert s.after(10**6) == s  # past the last decision: the whole game
+    with pytest.raises(ValueError, match="upto must be a number of decisions >= 0, got -1"):
+        s.after(-1)
 
 
 # -- the package ---------------------------------------------------------------------------------

@@ -881,6 +881,8 @@ def replay(
     whose views hide them, I2). ``removal_known=False`` marks them as a stand-in (a record that
     keeps them secret). Every draw and decision is checked; the result has no RNG.
     """
+    if upto is not None and upto < 0:
+        raise ValueError(f"upto must be a number of decisions >= 0, got {upto}")
     chosen = removal == "chosen"
     s = new_game(colors, tileset=tileset, removal=removal, removed=removed if chosen else None)
     if not chosen:
