@@ -1,6 +1,7 @@
 """Test tiers (CONTRIBUTING.md): each test is marked by what it needs, from where it lives.
 
-- ``browser``: drives Chromium through Playwright (``tests/web``, ``tests/bots/*_web.py``);
+- ``browser``: drives Chromium through Playwright (``tests/web``, ``*_web.py``,
+  ``*_browser.py``);
 - ``server``: runs the web app against PostgreSQL or SQLite and Redis (``tests/server``,
   ``tests/bots/*_http.py``, the server's doctests);
 - ``envs``: the research environments of the ``rl`` extra (``tests/envs``, their doctests);
@@ -35,7 +36,7 @@ SLOW_TESTS = frozenset(
 def tiers_of(rel: str, name: str) -> list[str]:
     """The tier markers of the test ``name`` in the file ``rel`` (relative to the repository)."""
     out = []
-    if rel.startswith("tests/web/") or rel.endswith("_web.py"):
+    if rel.startswith("tests/web/") or rel.endswith(("_web.py", "_browser.py")):
         out.append("browser")
     if rel.startswith(("tests/server/", "src/kerala/server/")) or rel.endswith("_http.py"):
         out.append("server")

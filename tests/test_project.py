@@ -73,6 +73,7 @@ def test_issue15_version_comes_from_package_metadata() -> None:
         ("tests/web/test_web_look.py", "test_anything", ["browser"]),
         ("tests/bots/test_bots_analysis_web.py", "test_anything", ["browser"]),
         ("tests/server/test_server_api.py", "test_anything", ["server"]),
+        ("tests/server/test_server_lobby_browser.py", "test_anything", ["browser", "server"]),
         ("tests/bots/test_bots_analysis_http.py", "test_anything", ["server"]),
         ("src/kerala/server/wire.py", "wire", ["server"]),
         ("tests/envs/test_envs_gymnasium.py", "test_anything", ["envs"]),
