@@ -1,7 +1,8 @@
-"""Replay to decision k, the server's one: a stored game (setup + events) back to a state.
+"""A stored game (setup + events) back to a state, through the engine's one replay.
 
 The server stores a game as its setup and its events (:mod:`kerala.server.store`), not as a
-record, so it replays events rather than reading a record (:func:`kerala.notation.read_record`).
+record; it turns them into the engine's log and replays it with :func:`kerala.game.replay`
+(the one replay to decision k), or applies the events it has not seen yet to a cached state.
 """
 
 from __future__ import annotations
@@ -40,13 +41,20 @@ def replay_state(
 ) -> GameState:
     """Rebuild a game's state from its setup and events, stopping after ``upto`` decisions.
 
-    The server's one replay to decision k (the games it stores are setup + events, not
-    records). A random removal is imposed on the removal's chance nodes, as any draw: the
-    state stays a random-removal game, whose views hide it (I2)."""
-    log: list[TileType | Decision] = [*_tiles(first_drawn)]
+    The stored events become the engine's log (the first display, then each decision with the
+    tiles drawn right after it) for :func:`kerala.game.replay`, the one replay to decision k.
+    A random removal is imposed on the removal's chance nodes: the state stays a random-removal
+    game, whose views hide it (I2)."""
+    log: list[TileType | Decision] = list(_tiles(first_drawn))
     for ev in events:
         if ev["kind"] == "decision":
             log.append(decision_from_json(ev["decision"]))
-            log += _tiles(ev["drawn"])
-    ts = load_tileset(tileset)
-    return replay(colors, log, tileset=ts, removal=removal, removed=_tiles(removed), upto=upto)
+            log.extend(_tiles(ev["drawn"]))
+    return replay(
+        list(colors),
+        log,
+        tileset=load_tileset(tileset),
+        removal=removal,
+        removed=_tiles(removed),
+        upto=upto,
+    )
