@@ -1017,3 +1017,27 @@ def test_g4_special_on_the_last_turn_still_gets_its_follow_up() -> None:
     assert moves
     s.apply(moves[0])
     assert s.is_over() and s.current_player == TERMINAL
+
+
+def test_decisions_from_the_engine_caches_are_ordinary_frozen_values() -> None:
+    """The engine builds cached decisions by filling their slots directly: they must equal,
+    hash and print like decisions built the ordinary way, and stay frozen."""
+    import dataclasses
+
+    s = new_game(["blue", "red", "green"], seed=12)
+    rng = random.Random(12)
+    seen = 0
+    while not s.is_over():
+        if s.is_chance():
+            s.advance_chance(rng)
+            continue
+        legal = s.legal_decisions()
+        for d in legal:
+            if isinstance(d, Place | MoveStack | MoveElephant):
+                same = type(d)(**{f.name: getattr(d, f.name) for f in dataclasses.fields(d)})
+                assert d == same and hash(d) == hash(same) and repr(d) == repr(same)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    d.seat = 4  # type: ignore[misc]
+                seen += 1
+        s.apply(legal[rng.randrange(len(legal))])
+    assert seen > 1000

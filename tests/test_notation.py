@@ -263,10 +263,12 @@ def test_refuses_malformed_json() -> None:
 
 def test_refuses_unknown_format_or_version() -> None:
     doc = finished()
-    refused({**doc, "format": "kerala-grounds"}, "unknown format 'kerala-grounds'")
-    refused({**doc, "format": None}, "unknown format None")
+    refused({**doc, "format": "kerala-grounds"}, 'unknown format "kerala-grounds"')
+    refused({**doc, "format": None}, "unknown format null")
     refused({**doc, "version": 2}, "unsupported kerala-record version 2", "knows 1")
-    refused({k: v for k, v in doc.items() if k != "version"}, "version None")
+    refused({k: v for k, v in doc.items() if k != "version"}, "has no 'version' field")
+    with pytest.raises(NotationError, match="Unterminated string starting at line 1, column"):
+        read_record('{"format": "kerala-rec')
     refused({**doc, "tileset": "deluxe"}, "unknown tile set 'deluxe'")
     refused({**doc, "extra": 1}, "unexpected field(s) in record: extra")
 
@@ -635,7 +637,7 @@ def test_grounds_without_elephants_score() -> None:
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [
-        ({"format": "kerala-record"}, "unknown format 'kerala-record'"),
+        ({"format": "kerala-record"}, 'unknown format "kerala-record"'),
         ({"version": 0}, "unsupported kerala-grounds version 0"),
         ({"color": "pink"}, "'color' must be one of"),
         ({"passes": 3}, "'passes' must be 0, 1 or 2"),

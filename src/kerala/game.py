@@ -32,9 +32,9 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from kerala.actions import (
     Decision,
@@ -88,6 +88,45 @@ _F = TypeVar("_F", MoveElephant, MoveStack)
 
 # Decisions are values, so the engine builds each one once and hands out the same object
 # afterwards: the caches below are keyed by everything a decision depends on.
+
+
+# A fresh process builds thousands of decisions while the caches fill. These builders fill
+# the slots of the frozen decision classes directly: the same values as ``Place(...)`` and
+# friends (which validate nothing on construction), at about half the cost of the dataclass
+# ``__init__``, whose every field goes through ``object.__setattr__``.
+_new = object.__new__
+_PLACE_SLOTS: Final = tuple(
+    getattr(Place, f).__set__ for f in ("seat", "take", "to", "from_", "arch")
+)
+
+
+def _place(
+    seat: int, t: TileType, to: tuple[int, int], frm: tuple[int, int], arch: str | None
+) -> Place:
+    s0, s1, s2, s3, s4 = _PLACE_SLOTS
+    d: Place = _new(Place)
+    s0(d, seat)
+    s1(d, t)
+    s2(d, to)
+    s3(d, frm)
+    s4(d, arch)
+    return d
+
+
+def _follow_up_builder(cls: type[_F]) -> Callable[[int, tuple[int, int], tuple[int, int]], _F]:
+    """A builder for an SP1 or SP2 follow-up class (fields seat, from_, to)."""
+    s0, s1, s2 = (getattr(cls, f).__set__ for f in ("seat", "from_", "to"))
+
+    def build(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> _F:
+        d: _F = _new(cls)
+        s0(d, seat)
+        s1(d, frm)
+        s2(d, to)
+        return d
+
+    return build
+
+
 class _PlaceOptions:
     """Every placement of one tile type from one elephant cell, and the lists without a target.
 
@@ -102,9 +141,9 @@ class _PlaceOptions:
         frm = cell(fk)
         targets = [cell(fk + d) for d in NEIGHBOURS]
         if t.is_arch:
-            self.every = tuple([Place(seat, t, to, frm, e) for to in targets for e in EDGES])
+            self.every = tuple([_place(seat, t, to, frm, e) for to in targets for e in EDGES])
         else:
-            self.every = tuple([Place(seat, t, to, frm, None) for to in targets])
+            self.every = tuple([_place(seat, t, to, frm, None) for to in targets])
         self.without: dict[int, tuple[Place, ...]] | None = None
 
     def but(self, tk: int) -> tuple[Place, ...]:
@@ -122,11 +161,10 @@ class _FollowUps(dict[int, _F]):
     """Follow-up decisions of one seat from one source cell, by target key, made on demand."""
 
     __slots__ = ("factory", "seat", "src")
-    factory: type[_F]
 
     def __init__(self, factory: type[_F], seat: int, src: int) -> None:
         super().__init__()
-        self.factory = factory
+        self.factory = _BUILDERS[factory]
         self.seat = seat
         self.src = cell(src)
 
@@ -140,6 +178,10 @@ class _FollowUps(dict[int, _F]):
 _PLACE_CACHE: list[dict[int, _PlaceOptions]] = [{} for _ in COLORS]
 _SP1_CACHE: list[dict[int, _FollowUps[MoveElephant]]] = [{} for _ in COLORS]
 _SP2_CACHE: list[dict[int, _FollowUps[MoveStack]]] = [{} for _ in COLORS]
+_BUILDERS: Final[dict[type, Callable[[int, tuple[int, int], tuple[int, int]], Any]]] = {
+    MoveElephant: _follow_up_builder(MoveElephant),
+    MoveStack: _follow_up_builder(MoveStack),
+}
 _PASS: Final = tuple(Pass(s) for s in range(len(COLORS)))
 _SKIP: Final = tuple(FollowUpSkip(s) for s in range(len(COLORS)))
 _CACHE_LIMIT: Final = 100_000

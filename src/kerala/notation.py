@@ -70,7 +70,9 @@ def load_json(text: str | bytes, source: str = "document") -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise NotationError(
-            f"malformed JSON in {source}: {e.msg} at line {e.lineno}, column {e.colno}"
+            # Some messages end in "at" already ("Unterminated string starting at").
+            f"malformed JSON in {source}: {e.msg.removesuffix(' at')} at line {e.lineno}, "
+            f"column {e.colno}"
         ) from None
     except UnicodeDecodeError as e:
         raise NotationError(f"{source} is not UTF-8 text: {e.reason}") from None
@@ -86,12 +88,15 @@ def _as_doc(doc: str | bytes | Mapping[str, Any], expected: str) -> dict[str, An
     if not isinstance(doc, Mapping):
         raise NotationError(f"a {expected} document must be a JSON object")
     d = dict(doc)
-    fmt = d.get("format")
+    for name in ("format", "version"):
+        if name not in d:
+            raise NotationError(f"the document has no '{name}' field: a {expected} has one")
+    fmt = d["format"]
     if fmt != expected:
-        raise NotationError(f"unknown format {fmt!r}: expected {expected!r}")
-    if d.get("version") != VERSION:
+        raise NotationError(f"unknown format {_js(fmt)}: expected {_js(expected)}")
+    if d["version"] != VERSION:
         raise NotationError(
-            f"unsupported {expected} version {d.get('version')!r}: this reader knows {VERSION}"
+            f"unsupported {expected} version {_js(d['version'])}: this reader knows {VERSION}"
         )
     return d
 
