@@ -71,6 +71,27 @@ def position(
     return s
 
 
+def sp2_hole_position() -> GameState:
+    """Blue follows up a move-tile placed at (3, 0); the stack on (1, 1) has one empty side,
+    (1, 2), so moving it there would leave (1, 1) enclosed (SP2: no hole)."""
+    g = make_grounds(
+        "blue",
+        {
+            (0, 0): "blue:start",
+            (1, 0): "red:e1",
+            (2, 0): "green:e1",
+            (0, 1): "black:e1",
+            (1, 1): "red:e2",
+            (2, 1): "green:e2",
+            (0, 2): "purple:e1",
+        },
+        elephants=[(2, 0), (0, 2)],
+    )
+    s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
+    s.apply(Place(0, tile("blue:move-tile"), (3, 0), (2, 0)))
+    return s
+
+
 def snapshot(s: GameState) -> Any:
     """Every field of a state, deep enough to see any change (bag order and RNG included)."""
     return (

@@ -20,6 +20,7 @@ from enginelib import (
     removal_for,
     rule_text_decisions,
     snapshot,
+    sp2_hole_position,
 )
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
@@ -715,9 +716,9 @@ def test_sp2_legal_moves_match_the_rule_text() -> None:
                 if dst in cells:
                     continue
                 # SP2 (no hole): every hole after the move was one before it.
-                if any((x + dx, y + dy) in rest for dx, dy in nb) and holes(
-                    rest | {dst}
-                ) <= holes(cells):
+                if any((x + dx, y + dy) in rest for dx, dy in nb) and holes(rest | {dst}) <= holes(
+                    cells
+                ):
                     expected.add((src, dst))
     got = {(d.from_, d.to) for d in s.legal_decisions() if isinstance(d, MoveStack)}
     assert got == expected
@@ -882,21 +883,7 @@ def test_sp2_move_must_not_leave_a_hole_at_the_source() -> None:
     """SP2 (no hole): the source (1, 1) has one empty neighbour, (1, 2); moving the stack
     there would leave (1, 1) empty with tiles on all four sides: refused (this reading
     replaced the older one, under which the move was legal)."""
-    g = make_grounds(
-        "blue",
-        {
-            (0, 0): "blue:start",
-            (1, 0): "red:e1",
-            (2, 0): "green:e1",
-            (0, 1): "black:e1",
-            (1, 1): "red:e2",
-            (2, 1): "green:e2",
-            (0, 2): "purple:e1",
-        },
-        elephants=[(2, 0), (0, 2)],
-    )
-    s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (3, 0), (2, 0)))
+    s = sp2_hole_position()
     d = MoveStack(0, (1, 1), (1, 2))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")

@@ -7,35 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from enginelib import make_grounds, position
-from kerala.actions import MoveStack, Place
+from enginelib import sp2_hole_position
+from kerala.actions import MoveStack
 from kerala.bots import make_bot
 from kerala.bots.hints import suggest
 from kerala.envs.encoding import ACTIONS
 from kerala.game import GameState
-from kerala.tiles import tile
 from kerala.tui.turn import TurnBuilder
 
 HOLE_MOVE = MoveStack(0, (1, 1), (1, 2))
 
 
 def hole_position() -> GameState:
-    """Blue follows up a move-tile; moving (1, 1) to (1, 2) would leave (1, 1) enclosed."""
-    g = make_grounds(
-        "blue",
-        {
-            (0, 0): "blue:start",
-            (1, 0): "red:e1",
-            (2, 0): "green:e1",
-            (0, 1): "black:e1",
-            (1, 1): "red:e2",
-            (2, 1): "green:e2",
-            (0, 2): "purple:e1",
-        },
-        elephants=[(2, 0), (0, 2)],
-    )
-    s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (3, 0), (2, 0)))
+    s = sp2_hole_position()
     assert HOLE_MOVE not in s.legal_decisions()
     assert not s.is_legal(HOLE_MOVE)
     return s

@@ -123,11 +123,7 @@ EULER_ADD, EULER_PART = _tables()
 
 def ring_mask(stacks: dict[CellKey, Stack] | set[CellKey], k: CellKey) -> int:
     """The 8-neighbourhood mask of cell key ``k`` (see :data:`RING`)."""
-    m = 0
-    for i, d in enumerate(RING):
-        if k + d in stacks:
-            m |= 1 << i
-    return m
+    return _ring_masks(stacks, (k,))[0]
 
 
 def holes_of(stacks: dict[CellKey, Stack] | set[CellKey]) -> set[CellKey]:
@@ -254,18 +250,7 @@ def _fates(
     """The frontier's 8-neighbourhood masks; the cells that would close a hole now; and, by
     source, the cells whose fate changes once that source's stack has left, one mask per new
     fate (indexed by :data:`_OPEN`, :data:`_CLOSES`, :data:`_ALONE`)."""
-    r0, r1, r2, r3, r4, r5, r6, r7 = RING
-    masks = [
-        (k + r0 in st)
-        + 2 * (k + r1 in st)
-        + 4 * (k + r2 in st)
-        + 8 * (k + r3 in st)
-        + 16 * (k + r4 in st)
-        + 32 * (k + r5 in st)
-        + 64 * (k + r6 in st)
-        + 128 * (k + r7 in st)
-        for k in frontier
-    ]
+    masks = _ring_masks(st, frontier)
     add = EULER_ADD
     changes = _CHANGES
     closing = 0
@@ -301,22 +286,27 @@ def _sources(g: Grounds) -> list[CellKey]:
     st = g.stacks
     elephants = g.elephants
     splits = SPLITS
+    return [
+        k
+        for k, m in zip(st, _ring_masks(st, st), strict=True)
+        if m & 0b01010101 != 0b01010101 and not splits[m] and k not in elephants
+    ]
+
+
+def _ring_masks(st: dict[CellKey, Stack] | set[CellKey], cells: Iterable[CellKey]) -> list[int]:
+    """The 8-neighbourhood masks of ``cells`` (see :data:`RING`), in one pass."""
     r0, r1, r2, r3, r4, r5, r6, r7 = RING
-    sources = []
-    for k in st:
-        m = (
-            (k + r0 in st)
-            + 2 * (k + r1 in st)
-            + 4 * (k + r2 in st)
-            + 8 * (k + r3 in st)
-            + 16 * (k + r4 in st)
-            + 32 * (k + r5 in st)
-            + 64 * (k + r6 in st)
-            + 128 * (k + r7 in st)
-        )
-        if m & 0b01010101 != 0b01010101 and not splits[m] and k not in elephants:
-            sources.append(k)
-    return sources
+    return [
+        (k + r0 in st)
+        + 2 * (k + r1 in st)
+        + 4 * (k + r2 in st)
+        + 8 * (k + r3 in st)
+        + 16 * (k + r4 in st)
+        + 32 * (k + r5 in st)
+        + 64 * (k + r6 in st)
+        + 128 * (k + r7 in st)
+        for k in cells
+    ]
 
 
 def _plan_with_holes(
