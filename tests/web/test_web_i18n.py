@@ -116,7 +116,7 @@ def test_language_follows_the_browser_and_can_be_switched(server: Server, browse
         assert page.inner_text("#setup h2") == "Set up a game"
         page.select_option("#lang", "de")
         page.wait_for_function(
-            "() => document.querySelector('#setup h2').textContent === 'Ein Spiel einrichten'"
+            "() => document.querySelector('#setup h2')?.textContent === 'Ein Spiel einrichten'"
         )
         assert page.inner_text("nav").split()[0] == "Spielen"
         page.reload()
@@ -124,7 +124,7 @@ def test_language_follows_the_browser_and_can_be_switched(server: Server, browse
         assert page.inner_text("#setup h2") == "Ein Spiel einrichten"  # remembered
         page.select_option("#lang", "en")
         page.wait_for_function(
-            "() => document.querySelector('#setup h2').textContent === 'Set up a game'"
+            "() => document.querySelector('#setup h2')?.textContent === 'Set up a game'"
         )
     finally:
         ctx.close()

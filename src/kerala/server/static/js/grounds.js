@@ -304,7 +304,9 @@ export function renderGrounds(g, opts = {}) {
   const S = opts.cell || 100;
   const marks = new Map((opts.marks || []).map((m) => [key(m.at), m]));
   const stacks = new Map(g.stacks.map((st) => [key(st.at), st]));
-  const cells = [...g.stacks.map((st) => st.at), ...(opts.marks || []).map((m) => m.at)];
+  // The drawn area: the stacks, the marked cells and the cells of the last turn (a stack or an
+  // elephant may have left a cell at the edge).
+  const cells = [...g.stacks.map((st) => st.at), ...(opts.marks || []).map((m) => m.at), ...(opts.recent || []).map((r) => r.at)];
   if (opts.emptyRing) {
     for (const st of g.stacks)
       for (const [dx, dy] of [
