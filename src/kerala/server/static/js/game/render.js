@@ -157,6 +157,13 @@ export function renderer(st, page, ui) {
         );
       }
       if (canTurn(st)) controls.append(turnButton());
+      // While a placement is being made only its own buttons show (the bar keeps its height).
+      const placing = !!(sel && sel.tile);
+      if (placing) {
+        controls.append(h("button", { type: "button", id: "back", onclick: ui.act.back }, t("action.back")));
+        bar.append(controls);
+        return bar;
+      }
       if (a.pass) controls.append(h("button", { type: "button", id: "pass", disabled: st.busy, onclick: ui.act.pass }, t("action.pass", { n: 2 - g.view.grounds[g.seat].passes })));
       else if (a.places.length) controls.append(h("span", { class: "muted", id: "no-pass" }, t("action.noPass")));
       if (a.skip) controls.append(h("button", { type: "button", id: "skip", disabled: st.busy, onclick: ui.act.skip }, t("action.skip")));
