@@ -389,3 +389,43 @@ def test_replay_opens_at_the_start_and_outlines_each_step(server: Server, page: 
     page.keyboard.press("ArrowRight")  # stepping goes on while enlarged
     wait_at(page, 2)
     assert page.locator("dialog#zoom").is_visible()
+
+
+def test_rematch_between_people_lists_the_new_invite_links(server: Server, page: Page) -> None:
+    """Issue 12 point 9: with two people the rematch hands out new invite links to send on."""
+    r = page.request.post(
+        f"{server.url}/api/games",
+        data={
+            "seats": [
+                {"name": "Asha", "color": "blue", "kind": "human"},
+                {"name": "Bo", "color": "green", "kind": "human"},
+            ]
+        },
+    )
+    assert r.status == 201, r.text()
+    created = json.loads(r.text())
+    tokens = {i["seat"]: i["path"].split("token=")[1] for i in created["invites"]}
+    gid = created["id"]
+    while True:  # both people play their first placement offered, over the API
+        g = api_game(page, server.url, gid, None)
+        if g["status"] == "over":
+            break
+        seat = g["to_move"]
+        mine = api_game(page, server.url, gid, tokens[seat])
+        d = next((x for x in mine["legal"] if "take" in x), mine["legal"][0])
+        r = page.request.post(
+            f"{server.url}/api/games/{gid}/decisions",
+            data={"decision": d, "expected": mine["decision_number"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert r.ok, r.text()
+    asha = next(i for i in created["invites"] if i["seat"] == 0)
+    page.goto(server.url + asha["path"])
+    page.wait_for_selector("#end table.sheet")
+    page.click("#rematch")
+    page.wait_for_selector("#end #created")
+    labels = page.locator("#created .link-label").all_inner_texts()
+    assert labels == ["Bo — invite", "Asha — invite"]  # Bo holds the bag first this time
+    link = page.input_value("#created input[id^='invite-']")
+    new = link.split("game=")[1].split("&")[0]
+    assert new != gid
