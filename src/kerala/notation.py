@@ -237,10 +237,14 @@ def write_record(
     players: Sequence[Mapping[str, Any]] | None = None,
     *,
     include_removed: bool | None = None,
+    clock: Mapping[str, Any] | None = None,
+    times: Sequence[float | None] | None = None,
 ) -> dict[str, Any]:
     """The game record of ``state``.
 
     ``players`` gives each seat's ``name`` (and ``bot``); colors come from the state.
+    ``clock`` (the time control and its events) and ``times`` (seconds per decision, in order)
+    are the optional clock fields of docs/notation.md.
     Randomly removed tiles are written only for a finished game (or when
     ``include_removed=True``), never for a game in progress (RULES.md I2).
     """
@@ -269,8 +273,11 @@ def write_record(
         doc["removed"] = [t.name for t in state.removed]
     elif include_removed and state.removal_known and state.to_remove == 0:
         doc["removed"] = []
+    if clock is not None:
+        doc["clock"] = dict(clock)
     rounds = []
     pending = False
+    done = 0  # decisions written before this round's
     for drawn, decs in state.history():
         turns: list[dict[str, Any]] = []
         i = 0
@@ -288,6 +295,9 @@ def write_record(
             else:
                 turns.append(d.to_json())
             i += 1
+        if times is not None:
+            _add_times(turns, decs, times, done)
+        done += len(decs)
         rounds.append({"drawn": [t.name for t in drawn], "turns": turns})
     doc["rounds"] = rounds
     del pending
@@ -299,6 +309,37 @@ def write_record(
             "ranks": ranks,
         }
     return doc
+
+
+def _add_times(
+    turns: list[dict[str, Any]], decs: Sequence[Any], times: Sequence[float | None], first: int
+) -> None:
+    """Each turn's optional ``time``: the seconds of its decisions (a placement and its
+    follow-up are one turn), where known."""
+    i = 0
+    for turn in turns:
+        d = decs[i]
+        n = 2 if isinstance(d, Place) and d.take.special is not None and i + 1 < len(decs) else 1
+        got = [t for t in times[first + i : first + i + n] if t is not None]
+        if got:
+            turn["time"] = round(sum(got), 3)
+        i += n
+
+
+def _clock_field(clock: object) -> dict[str, Any]:
+    """The optional ``clock`` field (docs/notation.md, "Clock fields"), checked."""
+    if not isinstance(clock, dict) or clock.get("kind") not in ("realtime", "correspondence"):
+        raise NotationError("'clock' must be an object whose 'kind' is realtime or correspondence")
+    for fld in ("minutes", "increment", "hours"):
+        v = clock.get(fld, 0)
+        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+            raise NotationError(f"clock.{fld} must be a number of at least 0, got {_js(v)}")
+    events = clock.get("events", [])
+    if not isinstance(events, list) or not all(
+        isinstance(e, dict) and e.get("kind") in ("timeout", "back") for e in events
+    ):
+        raise NotationError("clock.events must list objects of kind timeout or back")
+    return clock
 
 
 def _players(d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -381,6 +422,7 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
     d = _as_doc(doc, RECORD_FORMAT)
     allowed = {"format", "version", "tileset", "players", "removal", "removed", "rounds", "result"}
     allowed.add("analysis")  # optional post-game analysis (kerala.bots.analysis): ignored here
+    allowed.add("clock")  # optional clock fields (docs/notation.md): checked, kept in extra
     extra = sorted(set(d) - allowed)
     if extra:
         raise NotationError(f"unexpected field(s) in record: {', '.join(extra)}")
@@ -469,7 +511,13 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
     result = d.get("result")
     if result is not None:
         _check_result(state, result)
-    return Record(players=players, state=state, follow_up_pending=pending, result=result)
+    clock: dict[str, Any] = {}
+    if "clock" in d:  # the clock fields: settings and events, and each turn's time
+        clock["clock"] = _clock_field(d["clock"])
+        clock["times"] = [t.get("time") for rd in rounds for t in rd.get("turns", [])]
+    return Record(
+        players=players, state=state, follow_up_pending=pending, result=result, extra=clock
+    )
 
 
 def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> bool:
@@ -480,6 +528,11 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
     if expected is not None and seat != expected:
         raise NotationError(f"seat out of order: seat {expected} plays now, not {_js(seat)}", r, i)
     pending_flag = turn.get("follow_up")
+    if "time" in turn:  # optional clock field (docs/notation.md): the seconds the turn took
+        t = turn["time"]
+        if isinstance(t, bool) or not isinstance(t, int | float) or t < 0:
+            raise NotationError(f"'time' must be a number of seconds >= 0, got {_js(t)}", r, i)
+        turn = {k: v for k, v in turn.items() if k != "time"}
     if pending_flag is not None and pending_flag != "pending":
         raise NotationError(f"'follow_up' can only be \"pending\", got {_js(pending_flag)}", r, i)
     try:

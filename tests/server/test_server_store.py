@@ -28,7 +28,7 @@ def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
-    assert version == "0003"  # the newest migration
+    assert version == "0004"  # the newest migration
 
 
 def test_safe_url_hides_the_password() -> None:

@@ -38,6 +38,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.actions import Decision, decision_from_json
 from kerala.bots import RandomBot, make_bot
+from kerala.server.clockkeeper import ClockKeeper
 from kerala.server.domain import Busy, GameError, StaleDecision
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.service import GameService
@@ -102,6 +103,8 @@ class BotRunner:
         self._sweeper: asyncio.Task[None] | None = None
         self._hinting: set[str] = set()
         self._closing = False
+        #: The clocks of this process (timeouts, and the restart not charged).
+        self.clocks = ClockKeeper(service, announcer, broker, settings)
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -119,7 +122,10 @@ class BotRunner:
         return self._pool
 
     def start(self) -> None:
-        """Warm the workers, and look for waiting bot turns now and every ``bot_sweep`` s."""
+        """Warm the workers, and look for waiting bot turns now and every ``bot_sweep`` s; pause
+        the clocks for the time no server ran (before any game is read), then keep them."""
+        self.clocks.resume()
+        self.clocks.start()
         self._executor().submit(_warm)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
@@ -139,6 +145,7 @@ class BotRunner:
 
     async def close(self) -> None:
         self._closing = True
+        await self.clocks.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

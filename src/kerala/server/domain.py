@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kerala.actions import Decision
 from kerala.game import GameState
+from kerala.server.clocks import Clock, running_seat
 from kerala.views import PlayerView
 
 if TYPE_CHECKING:
@@ -140,6 +141,14 @@ class Live:
     updated_at: dt.datetime
     result: dict[str, Any] | None
     snap: Snapshot | None = None
+    #: The game's clocks, if it has a time control (:mod:`kerala.server.clocks`).
+    clock: Clock | None = None
+
+    def running(self) -> int | None:
+        """The seat whose clock runs now (``None``: no clock, or none runs)."""
+        if self.clock is None:
+            return None
+        return running_seat(self.status, self.state.to_move, [s.kind for s in self.seats])
 
 
 @dataclass(frozen=True)

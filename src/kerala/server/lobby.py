@@ -21,11 +21,11 @@ import hmac
 import secrets
 from typing import Any
 
+from kerala.server.clocks import Clock, running_seat
 from kerala.server.domain import BadToken, Conflict, GameNotFound, InvalidRequest, Live, Seat
 from kerala.server.repository import GameInfo
-from kerala.server.service import GameService, not_started
+from kerala.server.service import GameService, clock_columns, not_started
 from kerala.server.setup import hash_token, plan_game
-from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot
 
 
@@ -64,8 +64,27 @@ class Lobby:
         """Write a seat-changing event (the game starts when no seat is left open)."""
         still_open = [s.seat for s in live.seats if s.kind == "open" and s.seat not in changes]
         start = not still_open
-        now = utcnow()
+        now = self.service.now()
         data = {**data, "started": start}
+        clocks = None
+        values: dict[str, Any] = {}
+        if start and live.clock is not None:  # the clocks start with the game
+            clocks = live.clock.copy()
+            seats = [
+                Seat(
+                    st.seat,
+                    "",
+                    "",
+                    changes.get(st.seat, {}).get("kind", st.kind),
+                    None,
+                    False,
+                    None,
+                )
+                for st in live.seats
+            ]
+            running = running_seat("playing", live.state.to_move, [st.kind for st in seats])
+            clocks.advance(None, running, now)
+            values = clock_columns(clocks, "playing", live.state.to_move, seats)
         if not self.repo.add_seat_event(
             live.id,
             live.event_count,
@@ -75,6 +94,7 @@ class Lobby:
             seats=changes,
             seat_kind_was="open",
             start=start,
+            game_values=values,
         ):
             self.service.forget(live.id)
             raise Conflict("the game changed meanwhile: look again and retry")
@@ -89,6 +109,8 @@ class Lobby:
         if start:
             live.status = "playing"
             live.turn_started_at = now
+            if clocks is not None:
+                live.clock = clocks
         live.snap = None
         return self.service.snapshot(live), {"number": live.event_count, "kind": kind, **data}
 
@@ -174,8 +196,13 @@ class Lobby:
                 st.token_hash = (
                     live.seats[(st.seat + 1) % n].token_hash if st.kind == "human" else None
                 )
-            now = utcnow()
+            now = self.service.now()
             new_id = secrets.token_urlsafe(8)
+            clocks = None
+            if live.clock is not None:  # the same time control, full clocks
+                clocks = Clock.start(live.clock.control, n, None, now)
+                running = running_seat("playing", state.to_move, [st.kind for st in built])
+                clocks.advance(None, running, now)
             info = GameInfo(
                 id=new_id,
                 created_at=now,
@@ -191,6 +218,7 @@ class Lobby:
                 to_move=state.to_move,
                 result=None,
                 creator_hash=row.creator_hash,
+                **clock_columns(clocks, "playing", state.to_move, built),
             )
             data = {"game": new_id, "by": seat}
             if not self.repo.add_rematch(game_id, live.event_count, info, built, data, now):

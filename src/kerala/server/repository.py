@@ -18,11 +18,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from kerala.server.domain import Seat
-from kerala.server.store import Committer, EventRow, GameRow, SeatRow
+from kerala.server.store import Committer, EventRow, GameRow, SeatRow, WorldRow
 
 _GAMES = cast(sa.Table, GameRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
 _EVENTS = cast(sa.Table, EventRow.__table__)
+_WORLD = cast(sa.Table, WorldRow.__table__)
 # The statements of every decision, built once: building a statement costs more than running it.
 _EVENT_COUNT = sa.select(_GAMES.c.event_count).where(_GAMES.c.id == sa.bindparam("b_id"))
 _AFTER_DECISION = (
@@ -36,6 +37,9 @@ _AFTER_DECISION = (
         to_move=sa.bindparam("b_to_move"),
         status=sa.bindparam("b_status"),
         result=sa.bindparam("b_result", type_=sa.JSON),
+        clock=sa.bindparam("b_clock", type_=sa.JSON),
+        clock_since=sa.bindparam("b_clock_since"),
+        clock_deadline=sa.bindparam("b_clock_deadline"),
     )
 )
 _INSERT_EVENT = sa.insert(_EVENTS)
@@ -70,6 +74,10 @@ class GameInfo:
     result: dict[str, Any] | None
     creator_hash: str | None = None
     rematch_id: str | None = None
+    #: The clock (``Clock.to_store()``), since when the running seat's clock runs, deadline.
+    clock: dict[str, Any] | None = None
+    clock_since: dt.datetime | None = None
+    clock_deadline: dt.datetime | None = None
 
     @classmethod
     def of(cls, r: GameRow) -> GameInfo:
@@ -89,6 +97,9 @@ class GameInfo:
             r.result,
             r.creator_hash,
             r.rematch_id,
+            r.clock,
+            None if r.clock_since is None else aware(r.clock_since),
+            None if r.clock_deadline is None else aware(r.clock_deadline),
         )
 
 
@@ -230,6 +241,71 @@ class GameRepository:
                 q = q.where(GameRow.updated_at <= waiting_since)
             return list(session.scalars(q).all())
 
+    def overdue_games(self, now: dt.datetime) -> list[str]:
+        """Games in progress whose running clock's deadline has passed at ``now``."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.select(_GAMES.c.id).where(
+                        _GAMES.c.status == "playing",
+                        _GAMES.c.clock_deadline.is_not(None),
+                        _GAMES.c.clock_deadline <= now,
+                    )
+                ).scalars()
+            )
+
+    # -- the game world's sign of life (clocks paused while no server runs) ------------
+
+    def beat(self, now: dt.datetime, *, stopped: bool = False) -> None:
+        """This process is alive at ``now`` (``stopped``: and stops now, cleanly)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.update(_WORLD)
+                .where(_WORLD.c.id == 1, _WORLD.c.alive_at <= now)
+                .values(alive_at=now, stopped=stopped)
+            )
+
+    def resume_world(self, now: dt.datetime, alive_within: dt.timedelta) -> dt.timedelta | None:
+        """On starting: if no server process was alive (none wrote within ``alive_within``, or
+        the last stopped cleanly), move every running clock on by the time the world was down,
+        once (a conditional write: of processes starting together, one does it). Returns the
+        gap credited, or ``None`` when the world was alive or another process credited it."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.select(_WORLD.c.alive_at, _WORLD.c.stopped).where(_WORLD.c.id == 1)
+            ).first()
+            if row is None:
+                conn.execute(sa.insert(_WORLD).values(id=1, alive_at=now, stopped=False))
+                return None
+            seen = row.alive_at
+            last = aware(seen)
+            if not row.stopped and now - last < alive_within:
+                return None  # another process is alive: the world never stopped
+            done = conn.execute(
+                sa.update(_WORLD)
+                .where(_WORLD.c.id == 1, _WORLD.c.alive_at == seen)
+                .values(alive_at=now, stopped=False)
+            )
+            if done.rowcount != 1:
+                return None
+            gap = max(now - last, dt.timedelta(0))
+            if gap <= dt.timedelta(0):
+                return gap
+            for gid, since, deadline in conn.execute(
+                sa.select(_GAMES.c.id, _GAMES.c.clock_since, _GAMES.c.clock_deadline).where(
+                    _GAMES.c.status == "playing", _GAMES.c.clock_since.is_not(None)
+                )
+            ).all():
+                conn.execute(
+                    sa.update(_GAMES)
+                    .where(_GAMES.c.id == gid)
+                    .values(
+                        clock_since=aware(since) + gap,
+                        clock_deadline=None if deadline is None else aware(deadline) + gap,
+                    )
+                )
+            return gap
+
     # -- writes ----------------------------------------------------------------------
 
     def insert_game(self, game: GameInfo, seats: Sequence[Seat]) -> None:
@@ -250,6 +326,9 @@ class GameRepository:
                     to_move=game.to_move,
                     result=game.result,
                     creator_hash=game.creator_hash,
+                    clock=game.clock,
+                    clock_since=game.clock_since,
+                    clock_deadline=game.clock_deadline,
                 )
             )
             session.flush()
@@ -279,9 +358,15 @@ class GameRepository:
         data: dict[str, Any],
         now: dt.datetime,
         ranks: Sequence[int] | None = None,
+        clock: tuple[dict[str, Any] | None, dt.datetime | None, dt.datetime | None] = (
+            None,
+            None,
+            None,
+        ),
     ) -> bool:
         """Store a decision event as event ``seen + 1``, if the game is still at ``seen``;
-        ``ranks`` (the seats' final ranks) when the decision ends the game."""
+        ``ranks`` (the seats' final ranks) when the decision ends the game; ``clock``: the
+        games row's ``clock``, ``clock_since`` and ``clock_deadline`` after it."""
         params = {
             "b_id": game_id,
             "b_seen": seen,
@@ -291,6 +376,9 @@ class GameRepository:
             "b_to_move": to_move,
             "b_status": status,
             "b_result": result,
+            "b_clock": clock[0],
+            "b_clock_since": clock[1],
+            "b_clock_deadline": clock[2],
         }
         row = {
             "game_id": game_id,
@@ -324,6 +412,7 @@ class GameRepository:
         seats: dict[int, dict[str, Any]],
         seat_kind_was: str | None = None,
         start: bool = False,
+        game_values: dict[str, Any] | None = None,
     ) -> bool:
         """Store event ``seen + 1`` of ``kind`` that changes ``seats`` (seat -> new values), if
         the game is still at ``seen`` (and each seat still of ``seat_kind_was``); ``start``:
@@ -331,6 +420,8 @@ class GameRepository:
         values: dict[str, Any] = {"event_count": seen + 1, "updated_at": now}
         if start:
             values.update(status="playing", turn_started_at=now)
+        if game_values:
+            values.update(game_values)
 
         def write(conn: sa.Connection) -> bool:
             done = conn.execute(
@@ -403,6 +494,9 @@ class GameRepository:
                     to_move=game.to_move,
                     result=None,
                     creator_hash=game.creator_hash,
+                    clock=game.clock,
+                    clock_since=game.clock_since,
+                    clock_deadline=game.clock_deadline,
                 )
             )
             conn.execute(
@@ -436,15 +530,23 @@ class GameRepository:
         return self.committer.run(write)
 
     def hand_to_bot(
-        self, game_id: str, seen: int, seat: int, bot: str, data: dict[str, Any], now: dt.datetime
+        self,
+        game_id: str,
+        seen: int,
+        seat: int,
+        bot: str,
+        data: dict[str, Any],
+        now: dt.datetime,
+        game_values: dict[str, Any] | None = None,
     ) -> bool:
-        """Give ``seat`` to ``bot`` as event ``seen + 1``, if the game is still at ``seen``."""
+        """Give ``seat`` to ``bot`` as event ``seen + 1``, if the game is still at ``seen``
+        (``game_values``: more columns of the games row to set, the clock's)."""
 
         def write(conn: sa.Connection) -> bool:
             done = conn.execute(
                 sa.update(_GAMES)
                 .where(_GAMES.c.id == game_id, _GAMES.c.event_count == seen)
-                .values(event_count=seen + 1, updated_at=now)
+                .values(event_count=seen + 1, updated_at=now, **(game_values or {}))
             )
             if done.rowcount != 1:
                 return False

@@ -65,6 +65,9 @@ class GameCreate(_In):
     removed: list[str] | None = Field(None, max_length=100)
     #: Index in ``seats`` of who holds the bag first (G1); the seats are rotated to start there.
     first: int = Field(0, ge=0, le=4)
+    #: A time control (docs/api.md, "Clocks"): ``{"kind": "realtime", "minutes": 10,
+    #: "increment": 5, "bot": "easy"}`` or ``{"kind": "correspondence", "hours": 24}``.
+    clock: JSONObject | None = None
 
 
 class DecisionSubmit(_In):
@@ -121,6 +124,8 @@ class Game(BaseModel):
     turn_started_at: str
     seat_timeout: float
     result: JSONObject | None
+    #: The clocks (docs/api.md, "Clocks"); ``null`` for a game without a time control.
+    clock: JSONObject | None = None
 
 
 class Link(BaseModel):
@@ -227,6 +232,11 @@ class RecordCheck(BaseModel):
 class ErrorOut(BaseModel):
     detail: str
     code: str
+
+
+class ServerTime(BaseModel):
+    #: The server's clock (ISO 8601, UTC): clients measure their offset from it.
+    now: str
 
 
 class Health(BaseModel):

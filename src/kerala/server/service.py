@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState
+from kerala.server.clocks import Clock, ClockError, TimeControl, running_seat
 from kerala.server.domain import (
     BadDecision,
     BadToken,
@@ -89,6 +90,8 @@ class GameService:
         self.settings = settings
         #: Level name -> bot spec, only the levels whose bot exists.
         self.bot_levels = bot_levels
+        #: The time source of the clocks (injectable: tests move time without sleeping).
+        self.now: Callable[[], dt.datetime] = utcnow
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -153,6 +156,7 @@ class GameService:
                 created_at=row.created_at,
                 updated_at=row.updated_at,
                 result=row.result,
+                clock=None if row.clock is None else Clock.from_store(row.clock, row.clock_since),
             )
         else:
             # Another process moved the game on: apply only the events we have not seen.
@@ -171,6 +175,8 @@ class GameService:
             live.turn_started_at = row.turn_started_at
             live.updated_at = row.updated_at
             live.result = row.result
+            if row.clock is not None:
+                live.clock = Clock.from_store(row.clock, row.clock_since)
             live.snap = None
         self.remember(live)
         return live
@@ -217,6 +223,18 @@ class GameService:
             ]
             return live.state.copy(with_rng=False), players
 
+    def record_clock(self, game_id: str) -> tuple[dict[str, Any] | None, list[float | None] | None]:
+        """The record's clock fields (docs/notation.md): the time control with its timeouts
+        and take-backs, and the seconds each decision took; ``None, None`` without a clock."""
+        with self.game_lock(game_id):
+            live = self.load(game_id)
+            if live.clock is None:
+                return None, None
+            clock = {**live.clock.control.to_json(), "events": [dict(e) for e in live.clock.log]}
+            count = live.event_count
+        events = self.repo.events(game_id, 0, count)
+        return clock, [e.get("time") for e in events if e["kind"] == "decision"]
+
     # The game list and replays read no cached state: reads.py (GameReads).
 
     def pending_bot_games(self, waiting_since: dt.datetime | None = None) -> list[str]:
@@ -238,12 +256,21 @@ class GameService:
         removal: str,
         removed: Sequence[str] | None,
         first: int,
+        clock: dict[str, Any] | None = None,
     ) -> Created:
-        """Set up a game (S1–S4), draw the first display and store it; tokens for humans."""
+        """Set up a game (S1–S4), draw the first display and store it; tokens for humans.
+
+        ``clock``: a time control (:meth:`TimeControl.from_json`), checked before anything."""
+        control = self.time_control(clock) if clock is not None else None
         state, built, tokens = plan_game(seats, removal, removed, first, self.resolve_level)
         status = "open" if any(st.kind == "open" for st in built) else "playing"
         creator_token = secrets.token_urlsafe(24)
-        now = utcnow()
+        now = self.now()
+        clocks = None
+        if control is not None:
+            clocks = Clock.start(control, len(built), None, now)
+            running = running_seat(status, state.to_move, [st.kind for st in built])
+            clocks.advance(None, running, now)
         game_id = secrets.token_urlsafe(8)
         self.repo.insert_game(
             GameInfo(
@@ -261,6 +288,7 @@ class GameService:
                 to_move=state.to_move,
                 result=None,
                 creator_hash=hash_token(creator_token),
+                **clock_columns(clocks, status, state.to_move, built),
             ),
             built,
         )
@@ -277,10 +305,20 @@ class GameService:
             created_at=now,
             updated_at=now,
             result=None,
+            clock=clocks,
         )
         with self.game_lock(game_id):
             self.remember(live)
             return Created(self.snapshot(live), tokens, built, creator_token)
+
+    def time_control(self, obj: object) -> TimeControl:
+        """A time control from outside input, its bot level checked (:class:`InvalidRequest`)."""
+        try:
+            control = TimeControl.from_json(obj)
+        except ClockError as e:
+            raise InvalidRequest(str(e)) from None
+        self.resolve_level(control.bot)
+        return control
 
     # -- playing ------------------------------------------------------------------------
 
@@ -354,6 +392,8 @@ class GameService:
             raise NotYourTurn(not_started(live))
         if live.seats[seat].kind == "bot" and not by_bot:
             raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game")
+        if by_bot and live.seats[seat].kind != "bot":
+            raise NotYourTurn(f"seat {seat} was taken back by its player")
         if expected != live.decision_count:
             raise StaleDecision(
                 f"decision number {live.decision_count} is current, you sent {expected}: "
@@ -371,7 +411,7 @@ class GameService:
             drawn = []
             while state.is_chance():
                 drawn.append(state.sample_draw(SYSTEM_RANDOM).name)
-            now = utcnow()
+            now = self.now()
             over = state.is_over()
             result = result_json(state) if over else None
             data = {
@@ -381,6 +421,16 @@ class GameService:
                 "drawn": drawn,
                 "bot": by_bot,
             }
+            clocks = None
+            status = "over" if over else "playing"
+            if live.clock is not None:
+                clocks = live.clock.copy()
+                after = running_seat(status, state.to_move, [st.kind for st in live.seats])
+                used = clocks.advance(live.running(), after, now, decided=True)
+                # The seconds the decision took: the clock's, else since the turn started.
+                data["time"] = round(
+                    used if used is not None else (now - live.turn_started_at).total_seconds(), 3
+                )
             stored = self.repo.add_decision(
                 game_id,
                 live.event_count,
@@ -391,6 +441,7 @@ class GameService:
                 data=data,
                 now=now,
                 ranks=result["ranks"] if result is not None else None,
+                clock=clock_tuple(clocks, status, state.to_move, live.seats),
             )
             if not stored:
                 raise StaleDecision(
@@ -407,6 +458,7 @@ class GameService:
         if over:
             live.status = "over"
             live.result = result
+        live.clock = clocks
         live.snap = None
         return self.snapshot(live), {"number": live.event_count, "kind": "decision", **data}
 
@@ -442,16 +494,100 @@ class GameService:
                         f"bot after {limit:g} s ({limit - waited:.0f} s from now)"
                     )
             name = self.resolve_level(level)
-            now = utcnow()
             data = {"seat": seat, "bot": name, "by": by_seat}
-            if not self.repo.hand_to_bot(game_id, live.event_count, seat, name, data, now):
+            snap, event = self._to_bot(live, seat, name, data)
+            return snap, event, by_seat
+
+    def _to_bot(
+        self, live: Live, seat: int, name: str, data: dict[str, Any], *, timeout: bool = False
+    ) -> tuple[Snapshot, dict[str, Any]]:
+        """Write the event that gives ``seat`` to bot level ``name`` (clocks charged)."""
+        now = self.now()
+        clocks = None
+        if live.clock is not None:
+            clocks = live.clock.copy()
+            kinds = [st.kind for st in live.seats]
+            kinds[seat] = "bot"
+            clocks.advance(
+                live.running(), running_seat(live.status, live.state.to_move, kinds), now
+            )
+            if timeout:
+                clocks.timed_out(seat, live.decision_count)
+        values = clock_columns_after(clocks, live, seat, "bot")
+        if not self.repo.hand_to_bot(live.id, live.event_count, seat, name, data, now, values):
+            self.forget(live.id)
+            raise Conflict("the game changed meanwhile: try again")
+        target = live.seats[seat]
+        target.kind = "bot"
+        target.bot = name
+        target.handed_to_bot = True
+        live.event_count += 1
+        live.updated_at = now
+        live.clock = clocks
+        live.snap = None
+        return self.snapshot(live), {"number": live.event_count, "kind": "seat", **data}
+
+    def time_out(self, game_id: str) -> tuple[Snapshot, dict[str, Any]] | None:
+        """If the running seat's time has run out, a bot of the control's level takes it (one
+        ``seat`` event with ``"timeout": true``); ``None`` if there is nothing to do."""
+        with self.game_lock(game_id):
+            live = self.load(game_id)
+            running = live.running()
+            if live.clock is None or running is None:
+                return None
+            deadline = live.clock.deadline(running)
+            if deadline is None or self.now() < deadline:
+                return None
+            level = live.clock.control.bot
+            name = level if level in self.bot_levels else self.resolve_level(None)
+            data = {"seat": running, "bot": name, "by": None, "timeout": True}
+            return self._to_bot(live, running, name, data, timeout=True)
+
+    def take_back(
+        self, game_id: str, token: str, seat: int
+    ) -> tuple[Snapshot, dict[str, Any], int]:
+        """The seat's player takes back a seat a bot was given (a timeout or a hand-over)."""
+        with self.game_lock(game_id):
+            live = self.load(game_id)
+            by_seat = self.seat_of(live, token)
+            if not 0 <= seat < len(live.seats):
+                raise SeatNotFound(f"this game has seats 0 to {len(live.seats) - 1}, not {seat}")
+            if by_seat != seat:
+                raise BadToken(f"this token plays seat {by_seat}, not seat {seat}")
+            if live.status != "playing":
+                raise Conflict("the game is not in play: nothing to take back")
+            target = live.seats[seat]
+            if target.kind != "bot" or not target.handed_to_bot:
+                raise Conflict(f"seat {seat} is not played by a bot: nothing to take back")
+            now = self.now()
+            clocks = None
+            if live.clock is not None:
+                clocks = live.clock.copy()
+                kinds = [st.kind for st in live.seats]
+                kinds[seat] = "human"
+                after = running_seat(live.status, live.state.to_move, kinds)
+                clocks.advance(live.running(), after, now)
+                clocks.taken_back(seat, live.decision_count, after, now)
+            data = {"seat": seat, "bot": None, "by": seat, "back": True}
+            values = clock_columns_after(clocks, live, seat, "human")
+            if not self.repo.add_seat_event(
+                game_id,
+                live.event_count,
+                "seat",
+                data,
+                now,
+                seats={seat: {"kind": "human", "bot": None, "handed_to_bot": False}},
+                seat_kind_was="bot",
+                game_values=values,
+            ):
                 self.forget(game_id)
                 raise Conflict("the game changed meanwhile: try again")
-            target.kind = "bot"
-            target.bot = name
-            target.handed_to_bot = True
+            target.kind = "human"
+            target.bot = None
+            target.handed_to_bot = False
             live.event_count += 1
             live.updated_at = now
+            live.clock = clocks
             live.snap = None
             event = {"number": live.event_count, "kind": "seat", **data}
             return self.snapshot(live), event, by_seat
@@ -502,6 +638,36 @@ class GameService:
                 live.state.legal_decisions(),
                 live.decision_count,
             )
+
+
+def clock_columns(
+    clocks: Clock | None, status: str, to_move: int | None, seats: Sequence[Seat]
+) -> dict[str, Any]:
+    """The ``games`` columns of a clock: its stored form, start and deadline."""
+    if clocks is None:
+        return {"clock": None, "clock_since": None, "clock_deadline": None}
+    running = running_seat(status, to_move, [st.kind for st in seats])
+    return {
+        "clock": clocks.to_store(),
+        "clock_since": clocks.since,
+        "clock_deadline": clocks.deadline(running),
+    }
+
+
+def clock_tuple(
+    clocks: Clock | None, status: str, to_move: int | None, seats: Sequence[Seat]
+) -> tuple[dict[str, Any] | None, dt.datetime | None, dt.datetime | None]:
+    c = clock_columns(clocks, status, to_move, seats)
+    return c["clock"], c["clock_since"], c["clock_deadline"]
+
+
+def clock_columns_after(clocks: Clock | None, live: Live, seat: int, kind: str) -> dict[str, Any]:
+    """The clock columns once ``seat`` is of ``kind`` (``{}`` for a game without a clock)."""
+    if clocks is None:
+        return {}
+    seats = [Seat(st.seat, "", "", st.kind, None, False, None) for st in live.seats]
+    seats[seat].kind = kind
+    return clock_columns(clocks, live.status, live.state.to_move, seats)
 
 
 def not_started(live: Live) -> str:

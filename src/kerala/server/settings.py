@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     bot_lease: Annotated[float, Field(gt=0.5, le=600)] = 5.0
     #: Seconds between looks for bot turns left waiting (a dead process's, a lost message's).
     bot_sweep: Annotated[float, Field(gt=0, le=600)] = 2.0
+    #: Seconds between looks for clocks run out (and the world's sign of life, docs/server.md).
+    clock_tick: Annotated[float, Field(gt=0, le=60)] = 1.0
 
     @field_validator("db")
     @classmethod

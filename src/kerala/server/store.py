@@ -64,6 +64,16 @@ class GameRow(Base):
     creator_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     #: The game a rematch of this one made, once asked for.
     rematch_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    #: The time control and each seat's seconds left (:class:`kerala.server.clocks.Clock`).
+    clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    #: Since when the running seat's clock runs (``None``: none runs).
+    clock_since: Mapped[dt.datetime | None] = mapped_column(
+        sa.DateTime(timezone=True), nullable=True
+    )
+    #: When the running seat's time runs out: lets a server find the seats to time out.
+    clock_deadline: Mapped[dt.datetime | None] = mapped_column(
+        sa.DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class SeatRow(Base):
@@ -83,6 +93,18 @@ class SeatRow(Base):
     handed_to_bot: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     #: The seat's final rank (SC7, 1 = won) once the game is over; lets games be listed by it.
     rank: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+
+
+class WorldRow(Base):
+    """The game world's sign of life (one row): every server process writes ``alive_at`` each
+    clock tick, so a process that starts can tell how long the world was down (clocks paused)."""
+
+    __tablename__ = "world"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    alive_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    #: The last process to write stopped cleanly (no process may be alive).
+    stopped: Mapped[bool] = mapped_column(sa.Boolean, default=False)
 
 
 class EventRow(Base):

@@ -110,6 +110,8 @@ class Snapshot:
             "turn_started_at": live.turn_started_at.isoformat(),
             "seat_timeout": seat_timeout,
             "result": live.result,
+            # Every seat's time, whose clock runs and since when (server time); public (I2).
+            "clock": None if live.clock is None else live.clock.to_wire(live.running()),
         }
         return cls(base, view[len(cls._WATCHER_VIEW) :], legal)
 

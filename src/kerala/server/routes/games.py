@@ -41,6 +41,7 @@ from kerala.server.schemas import (
     Hints,
     Ready,
     Replay,
+    ServerTime,
 )
 from kerala.server.wire import Snapshot, dumpb
 
@@ -113,7 +114,9 @@ async def create_game(
 ) -> Response:
     """Create a game: one invite link (with its secret token) per human seat, a watch link."""
     seats = [s.model_dump() for s in body.seats]
-    created = await run_in_threadpool(service.create, seats, body.removal, body.removed, body.first)
+    created = await run_in_threadpool(
+        service.create, seats, body.removal, body.removed, body.first, body.clock
+    )
     snap = created.snapshot
     game_id = snap.base["id"]
     base = _base_url(request, settings.public_url)
@@ -236,6 +239,26 @@ async def hand_to_bot(
     return _game(snap, by)
 
 
+@router.post("/games/{game_id}/seats/{seat}/back", response_model=Game, responses=SEAT_ERRORS)
+async def take_back(
+    game_id: GameIdDep,
+    seat: int,
+    service: ServiceDep,
+    announcer: AnnouncerDep,
+    token: RequiredTokenDep,
+) -> Response:
+    """Take your seat back from the bot that plays it (after a timeout or a hand-over)."""
+    snap, event, by = await run_in_threadpool(service.take_back, game_id, token, seat)
+    announcer.announce(event, snap)
+    return _game(snap, by)
+
+
+@router.get("/time", response_model=ServerTime)
+def server_time(service: ServiceDep) -> dict[str, str]:
+    """The server's clock, for clients to show the game clocks counting down."""
+    return {"now": service.now().isoformat()}
+
+
 @router.post("/games/{game_id}/hint", response_model=Hints, responses=SEAT_ERRORS)
 async def hint(
     game_id: GameIdDep,
@@ -269,7 +292,8 @@ async def events(
 async def record(game_id: GameIdDep, service: ServiceDep) -> Response:
     """The game record (NOTATION.md); random removed tiles only once the game is over (I2)."""
     state, players = await run_in_threadpool(service.record_parts, game_id)
-    doc = write_record(state, players)
+    clock, times = await run_in_threadpool(service.record_clock, game_id)
+    doc = write_record(state, players, clock=clock, times=times)
     return Response(
         json.dumps(doc, indent=1),
         media_type="application/json",

@@ -1,0 +1,283 @@
+"""Issue 11.3, clocks and absent players: time controls, timeouts played by a bot, taking the
+seat back, restarts never charged, one timeout over two processes.
+
+In-process tests move the service's injectable time source (``service.now``) instead of
+sleeping; the process tests use tiny controls and real ``kerala serve`` processes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from serverlib import AppFactory, auth, create, tokens_of
+from serverproc import Server
+
+from kerala.notation import read_record
+from kerala.server.clocks import COMEBACK, Clock, TimeControl
+
+REDIS = "redis://127.0.0.1:6379/0"
+HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
+
+
+class FakeTime:
+    """An injectable time source that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.t = dt.datetime.now(dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.t
+
+    def move(self, seconds: float) -> None:
+        self.t += dt.timedelta(seconds=seconds)
+
+
+def left(clock: dict[str, Any], seat: int, now: dt.datetime) -> float:
+    """What a client shows: the seat's time at ``now`` (server time)."""
+    t = float(clock["remaining"][seat])
+    if clock["running"] == seat:
+        t -= (now - dt.datetime.fromisoformat(clock["since"])).total_seconds()
+    return max(0.0, t)
+
+
+def wait_for(http: Any, gid: str, pred: Any, timeout: float = 20.0) -> list[dict[str, Any]]:
+    """Poll the game's events until ``pred(events)`` holds; the events."""
+    deadline = time.monotonic() + timeout
+    while True:
+        evs = http.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"]
+        if pred(evs):
+            return list(evs)
+        assert time.monotonic() < deadline, f"timed out waiting; events: {evs[-5:]}"
+        time.sleep(0.05)
+
+
+def timeout_events(evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in evs if e["kind"] == "seat" and e.get("timeout")]
+
+
+# -- the clock arithmetic (pure) ----------------------------------------------------------
+
+
+def test_issue11_3_realtime_charges_the_mover_and_adds_the_increment() -> None:
+    t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    c = Clock.start(TimeControl("realtime", minutes=1, increment=5), 3, 0, t0)
+    assert c.deadline(0) == t0 + dt.timedelta(seconds=60)
+    assert c.advance(0, 1, t0 + dt.timedelta(seconds=20), decided=True) == 20.0
+    assert c.remaining == [45.0, 60.0, 60.0]
+    assert c.left(1, 1, t0 + dt.timedelta(seconds=30)) == 50.0
+    c.shifted(dt.timedelta(seconds=100))  # a restart: the running clock moves on
+    assert c.left(1, 1, t0 + dt.timedelta(seconds=130)) == 50.0
+
+
+def test_issue11_3_correspondence_gives_each_decision_its_hours() -> None:
+    t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    c = Clock.start(TimeControl("correspondence", hours=2), 2, 0, t0)
+    c.advance(0, 1, t0 + dt.timedelta(hours=1), decided=True)
+    c.advance(1, 0, t0 + dt.timedelta(hours=2), decided=True)
+    assert c.remaining[0] == 7200.0  # a fresh allowance for the new turn
+    assert c.deadline(0) == t0 + dt.timedelta(hours=4)
+
+
+@pytest.mark.parametrize(
+    ("clock", "field"),
+    [
+        ({"kind": "blitz"}, "clock.kind"),
+        ({"kind": "realtime"}, "clock.minutes is missing"),
+        ({"kind": "realtime", "minutes": 0}, "clock.minutes"),
+        ({"kind": "realtime", "minutes": "5"}, "clock.minutes"),
+        ({"kind": "realtime", "minutes": 5, "increment": -1}, "clock.increment"),
+        ({"kind": "realtime", "minutes": 1e9}, "clock.minutes"),
+        ({"kind": "correspondence", "hours": True}, "clock.hours"),
+        ({"kind": "correspondence", "hours": 24, "minutes": 3}, "minutes"),
+        ({"kind": "realtime", "minutes": 5, "bot": "grandmaster"}, "grandmaster"),
+    ],
+)
+def test_issue11_3_bad_time_controls_are_refused_and_nothing_is_stored(
+    client: TestClient, clock: dict[str, Any], field: str
+) -> None:
+    r = client.post("/api/games", json={"seats": HUMANS, "clock": clock})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert field in detail and "\n" not in detail
+    assert client.get("/api/games").json()["games"] == []
+
+
+# -- in process, time moved by the test -------------------------------------------------
+
+
+@pytest.fixture
+def timed(make_client: AppFactory, db_url: str) -> Iterator[tuple[TestClient, FakeTime]]:
+    c = make_client(db=db_url, clock_tick=0.05)
+    fake = FakeTime()
+    c.app.state.service.now = fake  # type: ignore[attr-defined]
+    yield c, fake
+
+
+def test_issue11_3_snapshot_shows_every_seat_time_and_who_runs(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(
+        client, HUMANS, clock={"kind": "realtime", "minutes": 10, "increment": 5, "bot": "random"}
+    )
+    clock = created["game"]["clock"]
+    assert clock["kind"] == "realtime" and clock["minutes"] == 10 and clock["increment"] == 5
+    assert clock["remaining"] == [600.0, 600.0]
+    assert clock["running"] == 0 and clock["since"] == fake.t.isoformat()
+    assert client.get("/api/time").json()["now"] == fake.t.isoformat()
+    fake.move(42)
+    g = client.get(f"/api/games/{created['id']}").json()
+    assert left(g["clock"], 0, fake.t) == pytest.approx(558.0)
+    assert left(g["clock"], 1, fake.t) == 600.0
+    # A game without a time control has none.
+    assert create(client, HUMANS)["game"]["clock"] is None
+
+
+def test_issue11_3_timeout_bot_plays_take_back_with_token(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(client, HUMANS, clock={"kind": "realtime", "minutes": 5, "bot": "random"})
+    gid, tokens = created["id"], tokens_of(created)
+    fake.move(299)
+    time.sleep(0.3)  # several ticks: not out of time yet
+    assert timeout_events(client.get(f"/api/games/{gid}/events").json()["events"]) == []
+    fake.move(2)
+    evs = wait_for(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
+    (out,) = timeout_events(evs)
+    assert out["seat"] == 0 and out["bot"] == "random" and out["by"] is None
+    first = next(e for e in evs if e["kind"] == "decision")
+    assert first["seat"] == 0 and first["bot"] is True and first["number"] > out["number"]
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["players"][0]["kind"] == "bot" and g["players"][0]["handed_to_bot"]
+    assert g["clock"]["remaining"][0] == 0.0
+    # The record says so: the clock settings and the timeout.
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["clock"]["kind"] == "realtime" and record["clock"]["minutes"] == 5
+    assert {"at": 0, "seat": 0, "kind": "timeout", "bot": "random"} in record["clock"]["events"]
+    read_record(record)
+    # Only the seat's own token takes it back.
+    r = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[1]))
+    assert r.status_code == 403, r.text
+    r = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["players"][0]["kind"] == "human" and back["players"][0]["bot"] is None
+    assert back["clock"]["remaining"][0] == COMEBACK
+    evs = client.get(f"/api/games/{gid}/events").json()["events"]
+    assert evs[-1]["kind"] == "seat" and evs[-1]["back"] is True
+    r = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0]))
+    assert r.status_code == 409  # nothing to take back twice
+
+
+def test_issue11_3_a_seat_with_time_left_is_not_timed_out(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(client, HUMANS, clock={"kind": "correspondence", "hours": 1})
+    gid = created["id"]
+    fake.move(3599)
+    time.sleep(0.3)
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["players"][0]["kind"] == "human"
+    assert left(g["clock"], 0, fake.t) == pytest.approx(1.0)
+
+
+# -- real server processes ------------------------------------------------------------------
+
+
+def _post(http: httpx.Client, path: str, **kw: Any) -> Any:
+    r = http.post(path, **kw)
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def test_issue11_3_process_timeout_bot_marked_take_back(db_url: str, tmp_path: Path) -> None:
+    """A tiny control (1.2 s): the bot takes over and its turn is marked; the token takes the
+    seat back. Against ``kerala serve`` on SQLite and PostgreSQL."""
+    srv = Server(db_url, tmp_path / "s.log", KERALA_CLOCK_TICK="0.1", KERALA_BOT_DELAY="0.2")
+    try:
+        created = _post(
+            srv.http,
+            "/api/games",
+            json={
+                "seats": HUMANS,
+                "clock": {"kind": "realtime", "minutes": 0.02, "bot": "random"},
+            },
+        )
+        gid, tokens = created["id"], tokens_of(created)
+        evs = wait_for(srv.http, gid, lambda es: any(e.get("bot") is True for e in es))
+        assert timeout_events(evs)[0]["seat"] == 0
+        assert next(e for e in evs if e["kind"] == "decision")["bot"] is True
+        back = _post(srv.http, f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0]))
+        assert back["players"][0]["kind"] == "human"
+    finally:
+        srv.stop()
+
+
+def test_issue11_3_restart_is_not_charged(db_url: str, tmp_path: Path) -> None:
+    """The seat to move is not charged for the time no server ran: a clean stop and a
+    ``kill -9`` with seconds between stop and start."""
+    log = tmp_path / "s.log"
+    srv = Server(db_url, log, KERALA_CLOCK_TICK="0.1")
+    created = _post(
+        srv.http, "/api/games", json={"seats": HUMANS, "clock": {"kind": "realtime", "minutes": 1}}
+    )
+    gid = created["id"]
+    for stop in ("stop", "kill9"):
+        before = srv.http.get(f"/api/games/{gid}").json()["clock"]
+        t_before = dt.datetime.now(dt.UTC)
+        getattr(srv, stop)()
+        time.sleep(2.5)
+        srv = Server(db_url, log, KERALA_CLOCK_TICK="0.1")
+        after = srv.http.get(f"/api/games/{gid}").json()["clock"]
+        t_after = dt.datetime.now(dt.UTC)
+        charged = left(before, 0, t_before) - left(after, 0, t_after)
+        # Without the pause the seat would lose >= 2.5 s; what it loses is the time the server
+        # ran (start-up and the last tick before the kill), well under that.
+        assert charged < 1.5, (stop, charged)
+        assert after["running"] == 0 and after["remaining"] == before["remaining"]
+    srv.stop()
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    p = f"kerala_test_{secrets.token_hex(6)}"
+    yield p
+    r = redis.Redis.from_url(REDIS)
+    for key in r.scan_iter(f"{p}:*"):
+        r.delete(key)
+    r.close()
+
+
+def test_issue11_3_two_processes_time_out_once(pg_url: str, prefix: str, tmp_path: Path) -> None:
+    env = {"KERALA_REDIS_PREFIX": prefix, "KERALA_CLOCK_TICK": "0.05", "KERALA_BOT_DELAY": "0.3"}
+    servers = [
+        Server(pg_url, tmp_path / f"s{i}.log", "--redis", REDIS, **env) for i in range(2)
+    ]
+    try:
+        gids = [
+            _post(
+                servers[i % 2].http,
+                "/api/games",
+                json={"seats": HUMANS, "clock": {"kind": "realtime", "minutes": 0.01}},
+            )["id"]
+            for i in range(4)
+        ]
+        for gid in gids:
+            evs = wait_for(servers[0].http, gid, lambda es: len(timeout_events(es)) >= 2)
+            time.sleep(0.3)  # a second timeout of the same seat would have come by now
+            evs = servers[1].http.get(f"/api/games/{gid}/events").json()["events"]
+            seats = [e["seat"] for e in timeout_events(evs)]
+            assert sorted(seats) == [0, 1], evs  # each seat timed out exactly once
+    finally:
+        for s in servers:
+            s.stop()
