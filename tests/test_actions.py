@@ -90,15 +90,15 @@ def test_every_legal_decision_of_random_games_round_trips() -> None:
     ("obj", "fragment"),
     [
         ([], "a decision must be a JSON object"),
-        ({"pass": True}, "'seat' must be an integer >= 0, got None"),
+        ({"pass": True}, "'seat' must be an integer >= 0, got null"),
         ({"seat": -1, "pass": True}, "'seat' must be an integer >= 0"),
-        ({"seat": True, "pass": True}, "'seat' must be an integer >= 0, got True"),
+        ({"seat": True, "pass": True}, "'seat' must be an integer >= 0, got true"),
         ({"seat": "0", "pass": True}, "'seat' must be an integer >= 0"),
         ({"seat": 0, "pass": False}, "'pass' must be true"),
         ({"seat": 0, "pass": True, "take": "blue:e1"}, "unexpected field(s) take"),
         ({"seat": 0, "skip": 1}, "'skip' must be true"),
         ({"seat": 0}, "a decision needs one of 'pass', 'take'"),
-        ({"seat": 0, "take": "blue:e7", "to": [0, 1], "from": [0, 0]}, "unknown tile 'blue:e7'"),
+        ({"seat": 0, "take": "blue:e7", "to": [0, 1], "from": [0, 0]}, 'unknown tile "blue:e7"'),
         ({"seat": 0, "take": "blue:start", "to": [0, 1], "from": [0, 0]}, "unknown tile"),
         ({"seat": 0, "take": 5, "to": [0, 1], "from": [0, 0]}, "unknown tile 5"),
         ({"seat": 0, "take": "blue:e1", "to": [0, 1]}, "a placement needs 'to' and 'from'"),
@@ -121,7 +121,7 @@ def test_every_legal_decision_of_random_games_round_trips() -> None:
         ),
         (
             {"seat": 0, "take": "blue:arch-red", "to": [0, 1], "from": [0, 0], "arch": "X"},
-            "'arch' must be one of N, E, S, W, got 'X'",
+            "'arch' must be one of N, E, S, W, got \"X\"",
         ),
         (
             {"seat": 0, "take": "blue:e1", "to": [0, 1], "from": [0, 0], "move_stack": {}},

@@ -414,7 +414,7 @@ def test_p1_target_must_be_adjacent_to_the_moving_elephant() -> None:
 def test_p1_moving_elephant_must_stand_on_from() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
     err = refuse(s, Place(0, tile("blue:e1"), (2, 0), (1, 0)), "P1")
-    assert "no elephant of seat 0 stands on (1, 0)" in str(err)
+    assert "no elephant of seat 0 stands on [1, 0]" in str(err)
 
 
 def test_p1_either_elephant_may_move() -> None:
@@ -887,7 +887,7 @@ def test_sp2_move_must_not_leave_a_hole_at_the_source() -> None:
     d = MoveStack(0, (1, 1), (1, 2))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
-    assert "hole at (1, 1)" in str(err)
+    assert "hole at [1, 1]" in str(err)
     # The same stack may go where it leaves no hole: (1, 1) stays open to the south.
     ok = MoveStack(0, (1, 1), (-1, 0))
     assert ok in s.legal_decisions()
@@ -912,7 +912,7 @@ def test_sp2_destination_must_not_close_a_one_cell_hole() -> None:
     d = MoveStack(0, (0, 3), (1, 2))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
-    assert "hole at (1, 1)" in str(err)
+    assert "hole at [1, 1]" in str(err)
     # To (2, 2) instead: (1, 1) still leads out through (1, 2).
     assert MoveStack(0, (0, 3), (2, 2)) in s.legal_decisions()
 
@@ -935,7 +935,7 @@ def test_sp2_destination_must_not_close_a_region_of_several_cells() -> None:
     d = MoveStack(0, (0, 4), (2, 3))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
-    assert "hole at (1, 1), (1, 2), (2, 1), (2, 2)" in str(err)
+    assert "hole at [1, 1], [1, 2], [2, 1], [2, 2]" in str(err)
     # At (3, 3) it leaves (2, 3) empty on the box's edge: the region still leads out.
     assert MoveStack(0, (0, 4), (3, 3)) in s.legal_decisions()
 

@@ -282,7 +282,7 @@ def test_refuses_unknown_tile_naming_round_and_turn() -> None:
     bad = copy.deepcopy(doc)
     r, i = first_round_with_turns(doc, lambda t: "take" in t)
     bad["rounds"][r]["turns"][i]["take"] = "blue:elephant"
-    err = refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn", "unknown tile 'blue:elephant'")
+    err = refused(bad, f"round {r + 1}, turn {i + 1}: illegal turn", 'unknown tile "blue:elephant"')
     assert (err.round, err.turn) == (r, i)
     bad = copy.deepcopy(doc)
     bad["removed"][0] = "pink:e1"

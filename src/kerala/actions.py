@@ -135,6 +135,20 @@ def _xy(c: Cell) -> str:
     return f"{c[0]},{c[1]}"
 
 
+def shown_as_json(value: object) -> str:
+    """A value for a message about JSON input, as JSON shows it (``[5, 5]``, ``true``,
+    ``"x"``), not in Python's form."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def cell_json(c: tuple[int, int]) -> str:
+    """A cell in messages, as JSON writes it: ``[5, 5]``."""
+    return f"[{c[0]}, {c[1]}]"
+
+
 def parse_cell(value: object, where: str) -> Cell:
     """A cell ``[x, y]`` read from JSON (decisions, records, grounds documents).
 
@@ -146,14 +160,12 @@ def parse_cell(value: object, where: str) -> Cell:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        try:  # shown as it was written (JSON: [true, 1]), not in Python's form
-            shown = json.dumps(value)
-        except (TypeError, ValueError):
-            shown = repr(value)
-        raise DecisionSyntaxError(f"{where} must be a cell [x, y] of two integers, got {shown}")
+        raise DecisionSyntaxError(
+            f"{where} must be a cell [x, y] of two integers, got {shown_as_json(value)}"
+        )
     if not all(-LIMIT <= v <= LIMIT for v in value):
         raise DecisionSyntaxError(
-            f"P6: {where}: {list(value)!r} is outside the coordinate range ±{LIMIT}"
+            f"P6: {where}: {shown_as_json(list(value))} is outside the coordinate range ±{LIMIT}"
         )
     return (value[0], value[1])
 
@@ -161,7 +173,7 @@ def parse_cell(value: object, where: str) -> Cell:
 def _seat(obj: dict[str, Any]) -> Seat:
     s = obj.get("seat")
     if not isinstance(s, int) or isinstance(s, bool) or s < 0:
-        raise DecisionSyntaxError(f"'seat' must be an integer >= 0, got {s!r}")
+        raise DecisionSyntaxError(f"'seat' must be an integer >= 0, got {shown_as_json(s)}")
     return s
 
 
@@ -200,12 +212,14 @@ def decision_from_json(obj: object) -> Decision:
         name = obj["take"]
         t = TILE_TYPES.get(name) if isinstance(name, str) else None
         if t is None or t.kind == "start":
-            raise DecisionSyntaxError(f"unknown tile {name!r} in 'take'")
+            raise DecisionSyntaxError(f"unknown tile {shown_as_json(name)} in 'take'")
         if "to" not in obj or "from" not in obj:
             raise DecisionSyntaxError("a placement needs 'to' and 'from'")
         arch = obj.get("arch")
         if arch is not None and arch not in EDGES:
-            raise DecisionSyntaxError(f"'arch' must be one of N, E, S, W, got {arch!r}")
+            raise DecisionSyntaxError(
+                f"'arch' must be one of N, E, S, W, got {shown_as_json(arch)}"
+            )
         if t.is_arch and arch is None:
             raise DecisionSyntaxError(f"placing the arch tile {t.name} needs 'arch' (N, E, S, W)")
         if not t.is_arch and arch is not None:

@@ -43,7 +43,9 @@ from kerala.actions import (
     MoveStack,
     Pass,
     Place,
+    cell_json,
     parse_decision,
+    shown_as_json,
 )
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
 from kerala.grounds import (
@@ -543,7 +545,9 @@ class GameState:
             # Cells beyond LIMIT would alias other cells' keys (a grounds never gets near it).
             for c in (d.from_, d.to):
                 if not all(type(v) is int and -LIMIT <= v <= LIMIT for v in c):
-                    raise IllegalDecisionError(f"{c} is outside the coordinate range", "P6")
+                    raise IllegalDecisionError(
+                        f"{shown_as_json(c)} is outside the coordinate range", "P6"
+                    )
         g = self.grounds[seat]
         if phase == _PLACE:
             if isinstance(d, Pass):
@@ -562,13 +566,15 @@ class GameState:
                 )
             fk, tk = key(d.from_), key(d.to)
             if fk not in g.elephants:
-                raise IllegalDecisionError(f"no elephant of seat {seat} stands on {d.from_}", "P1")
+                raise IllegalDecisionError(
+                    f"no elephant of seat {seat} stands on {cell_json(d.from_)}", "P1"
+                )
             if tk - fk not in _NEIGHBOUR_SET:
                 raise IllegalDecisionError(
-                    f"{d.to} is not orthogonally adjacent to {d.from_}", "P1"
+                    f"{cell_json(d.to)} is not orthogonally adjacent to {cell_json(d.from_)}", "P1"
                 )
             if tk in g.elephants:
-                raise IllegalDecisionError(f"{d.to} holds the other elephant", "P4")
+                raise IllegalDecisionError(f"{cell_json(d.to)} holds the other elephant", "P4")
             return
         # FOLLOW_UP
         if isinstance(d, FollowUpSkip):
@@ -580,38 +586,44 @@ class GameState:
                 )
             fk, tk = key(d.from_), key(d.to)
             if fk not in g.elephants:
-                raise IllegalDecisionError(f"no elephant stands on {d.from_}", "SP1")
+                raise IllegalDecisionError(f"no elephant stands on {cell_json(d.from_)}", "SP1")
             if tk not in g.stacks:
-                raise IllegalDecisionError(f"{d.to} holds no tile", "SP1")
+                raise IllegalDecisionError(f"{cell_json(d.to)} holds no tile", "SP1")
             if tk in g.elephants:
-                raise IllegalDecisionError(f"an elephant already stands on {d.to}", "SP1")
+                raise IllegalDecisionError(
+                    f"an elephant already stands on {cell_json(d.to)}", "SP1"
+                )
             return
         if not isinstance(d, MoveStack):
             raise IllegalDecisionError("after a move-tile tile: move a stack or skip", "SP2")
         fk, tk = key(d.from_), key(d.to)
         if fk not in g.stacks:
-            raise IllegalDecisionError(f"{d.from_} holds no stack", "SP2")
+            raise IllegalDecisionError(f"{cell_json(d.from_)} holds no stack", "SP2")
         if fk in g.elephants:
-            raise IllegalDecisionError(f"an elephant stands on {d.from_}", "SP2")
+            raise IllegalDecisionError(f"an elephant stands on {cell_json(d.from_)}", "SP2")
         if all(fk + dd in g.stacks for dd in NEIGHBOURS):
-            raise IllegalDecisionError(f"{d.from_} is built around on all four sides", "SP2")
+            raise IllegalDecisionError(
+                f"{cell_json(d.from_)} is built around on all four sides", "SP2"
+            )
         if not g.is_connected(without=fk):
             raise IllegalDecisionError(
-                f"moving the stack on {d.from_} would split the grounds", "SP2"
+                f"moving the stack on {cell_json(d.from_)} would split the grounds", "SP2"
             )
         if tk == fk:
             raise IllegalDecisionError("the destination must differ from the source", "SP2")
         if tk in g.stacks:
-            raise IllegalDecisionError(f"{d.to} is not empty", "SP2")
+            raise IllegalDecisionError(f"{cell_json(d.to)} is not empty", "SP2")
         if not any(tk + dd != fk and tk + dd in g.stacks for dd in NEIGHBOURS):
             raise IllegalDecisionError(
-                f"{d.to} is not adjacent to a stack other than the one moved", "SP2"
+                f"{cell_json(d.to)} is not adjacent to a stack other than the one moved", "SP2"
             )
         made = sp2_move_makes_hole(g.stacks, fk, tk)
         if made:
-            where = ", ".join(str(cell(k)) for k in sorted(made, key=cell))
+            where = ", ".join(cell_json(cell(k)) for k in sorted(made, key=cell))
             raise IllegalDecisionError(
-                f"moving the stack on {d.from_} to {d.to} would leave a hole at {where}", "SP2"
+                f"moving the stack on {cell_json(d.from_)} to {cell_json(d.to)} would leave "
+                f"a hole at {where}",
+                "SP2",
             )
 
     def apply(self, d: Decision) -> None:

@@ -145,14 +145,14 @@ def test_bad_input_explains_and_applies_nothing(tmp_path: Path) -> None:
         ("b", "nothing to go back to"),
         ("s", "there is nothing to skip now"),
         ('{"take": "blue:e9"', "malformed JSON"),
-        ('{"take": "blue:e9", "to": [0, 1], "from": [0, 0]}', "unknown tile 'blue:e9'"),
+        ('{"take": "blue:e9", "to": [0, 1], "from": [0, 0]}', 'unknown tile "blue:e9"'),
         (
             json.dumps(
                 {"take": drawn[0], "to": [3, 3], "from": [0, 0], "arch": "N"}
                 if ":arch-" in drawn[0]
                 else {"take": drawn[0], "to": [3, 3], "from": [0, 0]}
             ),
-            "P1: (3, 3) is not orthogonally adjacent to (0, 0)",
+            "P1: [3, 3] is not orthogonally adjacent to [0, 0]",
         ),
         (json.dumps({"seat": 1, "pass": True}), "G2: it is seat 0's turn"),
         ("save", "save needs a file name"),
