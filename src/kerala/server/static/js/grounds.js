@@ -380,6 +380,8 @@ export function renderGrounds(g, opts = {}) {
         class: "slot",
       }),
     );
+    // A free cell that can be picked says where it is, as the log and the confirm step do.
+    if (m) el.append(s("text", { class: "coord", x: S / 2, y: S * 0.56, "text-anchor": "middle", "font-size": S * 0.16, fill: "#6b6257", "pointer-events": "none" }, `${c[0]}, ${c[1]}`));
     if (opts.ghost && key(opts.ghost.at) === k) {
       const gh = tileFace(opts.ghost.tile, S);
       gh.setAttribute("opacity", "0.75");
