@@ -11,6 +11,7 @@ import { connection } from "./game/socket.js";
 import { input } from "./game/input.js";
 import { renderer } from "./game/render.js";
 import { decisionCells } from "./words.js";
+import { mountClock } from "./clock.js";
 
 export { analyse } from "./game/state.js";
 
@@ -39,6 +40,7 @@ export function mountGame(root, { id, token, seat }) {
   const banner = document.getElementById("conn");
   const page = h("div", { class: "game-page", id: "game" });
   root.append(page);
+  const clock = mountClock(root, { id, token, onGame: (g) => accept(g, true) });
 
   const showBanner = (text, cls, ms) => {
     banner.hidden = false;
@@ -74,6 +76,7 @@ export function mountGame(root, { id, token, seat }) {
     }
     st.seenDecisions = ds.length;
     st.game = g;
+    clock.update(g);
     if (moved) {
       st.sel = null;
       st.hint = null;

@@ -1,0 +1,127 @@
+// Game clocks (issue 11.3): every seat's time, counting down locally between server updates.
+//
+// The server keeps time; this only shows it. Each game snapshot carries `clock`: every seat's
+// seconds left (`remaining`), the seat whose clock runs (`running`) and since when (`since`,
+// by the server's clock). The page learns its offset to the server's clock once
+// (GET /api/time, halfway through the request), so a running clock shows
+// `remaining - (server now - since)` and counts down four times a second.
+// A seat whose time ran out is played by a bot; its own player gets a "Take my seat back"
+// button (POST /api/games/{id}/seats/{seat}/back with the seat's token).
+
+const LABELS = {
+  en: { back: "Take my seat back", bot: "bot", out: "time ran out — a bot plays", clock: "Clocks" },
+  de: { back: "Platz zurücknehmen", bot: "Bot", out: "Zeit abgelaufen — ein Bot spielt", clock: "Uhren" },
+};
+
+function words() {
+  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  return LABELS[lang] || LABELS.en;
+}
+
+/** Seconds as `m:ss`, `h:mm:ss`, or days and hours for a correspondence clock. */
+export function formatClock(sec) {
+  const s = Math.max(0, Math.floor(sec));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Seconds seat `seat` has left at server time `nowMs` (what the server would say). */
+export function secondsLeft(clock, seat, nowMs) {
+  let t = Number(clock.remaining[seat]);
+  if (clock.running === seat && clock.since) t -= (nowMs - Date.parse(clock.since)) / 1000;
+  return Math.max(0, t);
+}
+
+const STYLE = `
+.clock[hidden] { display: none; }
+.clock { display: flex; flex-wrap: wrap; gap: .4rem 1rem; justify-content: center; padding: .25rem .5rem; font-variant-numeric: tabular-nums; }
+.clock-seat { padding: .1rem .5rem; border-radius: .4rem; border: 1px solid transparent; }
+.clock-seat.running { border-color: currentColor; font-weight: 600; }
+.clock-seat.low .clock-time { color: #b00020; }
+.clock-seat.bot { opacity: .75; }
+`;
+
+export function mountClock(root, { id, token, onGame }) {
+  if (!document.getElementById("clock-style")) {
+    const style = document.createElement("style");
+    style.id = "clock-style";
+    style.textContent = STYLE;
+    document.head.append(style);
+  }
+  const box = document.createElement("div");
+  box.id = "clock";
+  box.className = "clock";
+  box.hidden = true;
+  box.setAttribute("role", "timer");
+  box.setAttribute("aria-label", words().clock);
+  root.prepend(box);
+  let offset = 0; // server clock minus this page's clock, in ms
+  let game = null;
+  const t0 = Date.now();
+  fetch("/api/time")
+    .then((r) => r.json())
+    .then((j) => {
+      const t1 = Date.now();
+      offset = Date.parse(j.now) - (t0 + t1) / 2;
+      draw();
+    })
+    .catch(() => {});
+
+  const takeBack = async (seat) => {
+    const r = await fetch(`/api/games/${encodeURIComponent(id)}/seats/${seat}/back`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (r.ok && onGame) onGame(await r.json());
+  };
+
+  function draw() {
+    const c = game && game.clock;
+    if (!c) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const now = Date.now() + offset;
+    const w = words();
+    const rows = game.players.map((p, i) => {
+      const row = document.createElement("span");
+      row.className = "clock-seat" + (c.running === i ? " running" : "") + (p.kind === "bot" ? " bot" : "");
+      row.dataset.seat = String(i);
+      const left = secondsLeft(c, i, now);
+      if (left < 10 && c.running === i) row.classList.add("low");
+      const name = document.createElement("span");
+      name.className = "clock-name";
+      name.textContent = p.name + (p.kind === "bot" && p.handed_to_bot ? ` (${w.bot})` : "");
+      const time = document.createElement("span");
+      time.className = "clock-time";
+      time.textContent = formatClock(left);
+      row.append(name, " ", time);
+      if (token && game.seat === i && p.kind === "bot" && p.handed_to_bot && game.status === "playing") {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "clock-back";
+        b.textContent = w.back;
+        b.title = w.out;
+        b.onclick = () => takeBack(i);
+        row.append(" ", b);
+      }
+      return row;
+    });
+    box.replaceChildren(...rows);
+  }
+
+  const timer = setInterval(() => game && game.clock && game.clock.running !== null && draw(), 250);
+  return {
+    update(g) {
+      game = g;
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
