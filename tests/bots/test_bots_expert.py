@@ -25,6 +25,7 @@ def test_issue16_expert_spec_and_default_budget() -> None:
     timed = make_bot("expert:time=0.25:clock=cpu", seed=1)
     assert isinstance(timed, ExpertBot) and timed.time_budget == 0.25
     assert make_bot("expert:iterations=50").iterations == 50  # type: ignore[attr-defined]
+    assert bot.method == "auto"  # type: ignore[attr-defined]
     halving = make_bot("expert:method=halving:candidates=8", seed=1)
     assert isinstance(halving, ExpertBot) and halving.method == "halving"
     assert halving.candidates == 8
@@ -53,7 +54,7 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
         ("expert:time=0", "expert option time='0' must be between"),
         ("expert:speed=3", "unknown expert option(s) speed"),
         ("expert:eval=magic", "eval='magic' must be 'hand' or 'learned'"),
-        ("expert:method=alphabeta", "method='alphabeta' must be 'uct' or 'halving'"),
+        ("expert:method=alphabeta", "method='alphabeta' must be 'auto', 'uct' or 'halving'"),
         ("expert:candidates=1", "candidates='1' must be a whole number 2..1000"),
     ],
 )

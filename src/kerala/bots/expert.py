@@ -12,11 +12,16 @@ these changes (their measured effect is in ``docs/bots.md``):
   with the best final rank, then the best margin over the best other player. A special tile's
   follow-up in the last round is the one with the best exact score. If the exact search runs
   out of time (many players, huge grounds) the MCTS search decides with the time left.
-- **Search settings** tuned against ``mcts`` at equal CPU time (``opponents`` and ``rollout``
-  as measured in ``docs/bots.md``).
+- **Sequential halving with common random numbers** (``method=halving``, the default with
+  2 players): the root's best ``candidates`` decisions of the greedy prior are judged on the
+  same samples of the hidden tiles, future draws and rollout choices, the better half going on
+  each round; the other seats of the round reply with the greedy bot's exact choice. With 3-5
+  players the default is the ``mcts`` tree (``method=uct``). ``method=auto`` picks by the
+  player count, as measured in ``docs/bots.md``.
 
 Spec: ``expert`` (1 second per decision, wall clock) or ``expert:time=T``; every ``mcts``
-option is accepted too (``clock=cpu`` for benchmarks on a busy machine).
+option is accepted too (``clock=cpu`` for benchmarks on a busy machine), and ``method``
+(``auto``, ``uct``, ``halving``) and ``candidates`` (default 16).
 
 >>> from kerala.game import new_game
 >>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
@@ -55,14 +60,15 @@ class ExpertBot(MCTSBot):
     """MCTS with tuned settings and an exact last round (see the module docstring)."""
 
     def __init__(
-        self, seed: int | None = None, *, method: str = "uct", candidates: int = 16, **kwargs: Any
+        self, seed: int | None = None, *, method: str = "auto", candidates: int = 16, **kwargs: Any
     ) -> None:
         super().__init__(seed, **kwargs)
         self.name = "expert"
-        if method not in ("uct", "halving"):
-            raise ValueError(f"method must be 'uct' or 'halving', got {method!r}")
+        if method not in ("auto", "uct", "halving"):
+            raise ValueError(f"method must be 'auto', 'uct' or 'halving', got {method!r}")
         #: ``uct``: the ``mcts`` tree search; ``halving``: sequential halving over the best
-        #: ``candidates`` decisions of the prior, every candidate judged on the same samples.
+        #: ``candidates`` decisions of the prior, every candidate judged on the same samples;
+        #: ``auto``: halving with 2 players, uct with 3-5 (what measured best).
         self.method = method
         self.candidates = candidates
         #: Decisions chosen by the exact last-round search (for tests and benchmarks).
@@ -74,7 +80,10 @@ class ExpertBot(MCTSBot):
         legal: Sequence[Decision],
         focus: Sequence[Decision] = (),
     ) -> list[tuple[Decision, float, int]]:
-        if self.method == "uct":
+        method = self.method
+        if method == "auto":
+            method = "halving" if view.n == 2 else "uct"
+        if method == "uct":
             return super().search(view, legal, focus)
         return self._halving(view, legal, focus)
 
@@ -311,9 +320,9 @@ def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
     """Build an :class:`ExpertBot` from spec options (those of ``mcts``, ``method`` and
     ``candidates``)."""
     merged = {**_TUNED, **opts}
-    method = merged.pop("method", "uct")
-    if method not in ("uct", "halving"):
-        raise BotSpecError(f"expert option method={method!r} must be 'uct' or 'halving'")
+    method = merged.pop("method", "auto")
+    if method not in ("auto", "uct", "halving"):
+        raise BotSpecError(f"expert option method={method!r} must be 'auto', 'uct' or 'halving'")
     raw = merged.pop("candidates", "16")
     try:
         candidates = int(raw)

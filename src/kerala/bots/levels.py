@@ -8,9 +8,12 @@ level      bot                                               time per decision
            decision 4 points worse is e≈2.7 times less likely)
 ``medium`` ``greedy``: the best one-step decision            instant
 ``hard``   ``mcts:time=1``: information-set MCTS              about 1 s
+``expert`` ``expert``: ``mcts`` with an exact last round      about 1 s
+           (:mod:`kerala.bots.expert`, registered there)
 =========  ================================================  ====================
 
-A level takes no options (use the bot names for fine control). See ``docs/bots.md``.
+A level takes no options (use the bot names for fine control), except ``expert``, which is
+also a bot name. See ``docs/bots.md`` (and its rating table of the levels).
 
 >>> from kerala.bots import make_bot
 >>> [make_bot(level, seed=1).name for level in ("easy", "medium", "hard")]
@@ -35,6 +38,7 @@ LEVELS: Final[dict[str, str]] = {
     "easy": "greedy with softmax slips (temperature 4 points)",
     "medium": "greedy",
     "hard": "mcts:time=1",
+    "expert": "expert (mcts:time=1 with an exact last round)",
 }
 
 
