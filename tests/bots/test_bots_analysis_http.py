@@ -134,3 +134,11 @@ def test_issue16_bad_analysis_requests_get_one_line_errors(
     assert isinstance(detail, str) and "\n" not in detail
     assert words in detail
     assert client.get("/api/analysis/unknownjob").status_code == 404
+
+
+def test_issue16_levels_list_offers_expert_and_says_how_strong(make_client) -> None:
+    """The home page's level picker shows these descriptions (the level ladder's ratings)."""
+    client = make_client()
+    levels = {lv["name"]: lv["description"] for lv in client.get("/api/bots").json()["levels"]}
+    for name in ("random", "easy", "medium", "hard", "expert"):
+        assert "rating" in levels[name], levels

@@ -19,6 +19,7 @@ DEFAULT_BOT_LEVELS: dict[str, str] = {
     "easy": "easy",
     "medium": "medium",
     "hard": "hard",
+    "expert": "expert",
     "mcts": "mcts:time=2",
 }
 

@@ -48,11 +48,13 @@ from kerala.server.wire import Snapshot, dumpb
 router = APIRouter(prefix="/api", tags=["games"])
 
 BOT_DESCRIPTIONS = {
-    "random": "plays any legal move: for learning the rules",
-    "easy": "a gentle opponent",
-    "medium": "plays sensibly",
-    "hard": "a strong opponent",
-    "mcts": "searches the game tree (Monte Carlo): the strongest, and the slowest",
+    # Strength from the level ladder of benchmarks/README.md (TrueSkill, 2 players).
+    "random": "plays any legal move: for learning the rules (rating 12, never won a ladder game)",
+    "easy": "a gentle opponent that often slips (rating 21: beats random, loses to medium)",
+    "medium": "plays sensibly, one move ahead (rating 29: beats easy, loses to hard)",
+    "hard": "a strong opponent that searches ahead (rating 35: beats medium nearly always)",
+    "expert": "the strongest: a sharper search and an exact last round (rating 36: beats hard)",
+    "mcts": "searches the game tree (Monte Carlo) for 2 s a move: strong, and slow",
 }
 
 
