@@ -32,6 +32,13 @@ def scored(page: Page) -> None:
     )
 
 
+def placing_from(n: int) -> Any:
+    """``api_play``'s stop: the human's placement turn, after at least ``n`` decisions."""
+    return lambda g: (
+        g["decision_number"] >= n and g["view"]["phase"] == "place" and bool(g["legal"])
+    )
+
+
 def engine_score(grounds: dict[str, Any]) -> Any:
     return score_grounds(read_grounds({"format": "kerala-grounds", "version": 1, **grounds}))
 
@@ -99,7 +106,7 @@ def test_the_confirm_step_never_moves_the_board(server: Server, browser: Browser
                 server.url,
                 created["id"],
                 created["token"],
-                lambda g: g["decision_number"] >= 6,
+                placing_from(6),
             )
             open_game(page, server, created)
             assert not wait_turn_or_end(page)
@@ -249,7 +256,7 @@ def test_elephants_standing_and_lying_differ_in_shape(server: Server, page: Page
     """Issue 12 point 5: a lying elephant's plate is wide, a standing one's tall (G3)."""
     created = create_game(page, server.url)
     gid, token = created["id"], created["token"]
-    g = api_play(page, server.url, gid, token, lambda g: g["decision_number"] >= 4)
+    g = api_play(page, server.url, gid, token, placing_from(4))
     passed = next(d for d in g["legal"] if "pass" in d)
     r = page.request.post(
         f"{server.url}/api/games/{gid}/decisions",
