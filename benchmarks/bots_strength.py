@@ -8,7 +8,11 @@ mean scores, and the decision-time percentiles of every bot spec with a time bud
     python benchmarks/bots_strength.py --bots mcts:time=0.25,greedy --games 200 --jobs 2
     python benchmarks/bots_strength.py --bots mcts:time=0.25,greedy,greedy,greedy \
         --players 4 --games 100 --jobs 2
+    python benchmarks/bots_strength.py --bots expert:time=0.25:clock=cpu,mcts:time=0.25:clock=cpu \
+        --games 400 --log expert.jsonl
 
+Targets (issue 16): expert:time=0.25 >= 70% vs mcts:time=0.25 (2p, 400 games), >= 40% vs three
+mcts (4p, 200 games), p99 within 10% of the budget.
 Targets (issue 5): greedy >= 95% vs random (2p, 400 games); mcts:time=0.25 >= 70% vs greedy
 (2p, 200 games); >= 40% vs three greedy (4p, 100 games); p99 decision time of mcts within 10%
 of its budget. ``--jobs`` plays games in parallel processes, one core each: run it only with
