@@ -17,11 +17,13 @@ import httpx
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, tokens_of
+from serverlib import AppFactory, auth, create, play_chosen, tokens_of
 from serverproc import Server
 
+from kerala.actions import decision_from_json
 from kerala.notation import read_record
 from kerala.server.clocks import COMEBACK, Clock, TimeControl
+from kerala.server.domain import NotYourTurn
 
 REDIS = "redis://127.0.0.1:6379/0"
 HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
@@ -191,6 +193,95 @@ def test_issue11_3_a_seat_with_time_left_is_not_timed_out(
     assert left(g["clock"], 0, fake.t) == pytest.approx(1.0)
 
 
+def test_issue11_3_each_decision_charges_and_the_record_keeps_times(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    """Every decision charges its seat (plus the increment) and starts the next seat's clock;
+    the finished game's record carries the control and each turn's seconds; a rematch keeps
+    the control with full clocks."""
+    client, fake = timed
+    created = create(client, HUMANS, clock={"kind": "realtime", "minutes": 30, "increment": 1})
+    gid, tokens = created["id"], tokens_of(created)
+    g = client.get(f"/api/games/{gid}").json()
+    seat = g["to_move"]
+    fake.move(7)
+    g = play_chosen(client, gid, tokens, 1)
+    assert g["clock"]["remaining"][seat] == pytest.approx(1800 - 7 + 1)
+    assert g["clock"]["running"] == g["to_move"] and g["clock"]["since"] == fake.t.isoformat()
+    evs = client.get(f"/api/games/{gid}/events").json()["events"]
+    assert evs[-1]["time"] == pytest.approx(7.0)
+    while g["status"] != "over":
+        fake.move(0.5)
+        g = play_chosen(client, gid, tokens, 1)
+    assert g["clock"]["running"] is None and g["clock"]["deadline"] is None
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["clock"] == {
+        "kind": "realtime",
+        "minutes": 30.0,
+        "increment": 1.0,
+        "bot": "easy",
+        "events": [],
+    }
+    turns = [t for rd in record["rounds"] for t in rd["turns"]]
+    assert turns[0]["time"] == pytest.approx(7.0)
+    assert all(t["time"] >= 0.5 for t in turns[1:])
+    rec = read_record(record)
+    assert rec.extra["times"] == [t["time"] for t in turns]
+    again = client.post(f"/api/games/{gid}/rematch", headers=auth(tokens[0])).json()
+    new = client.get(f"/api/games/{again['id']}").json()
+    assert new["clock"]["minutes"] == 30 and new["clock"]["remaining"] == [1800.0, 1800.0]
+    assert new["clock"]["running"] == new["to_move"]
+
+
+def test_issue11_3_open_game_clock_starts_with_the_game(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(
+        client,
+        [{"name": "Ada", "color": "blue"}, {"color": "red", "kind": "open"}],
+        clock={"kind": "correspondence", "hours": 2},
+    )
+    gid = created["id"]
+    assert created["game"]["clock"]["running"] is None  # nobody plays before the start
+    fake.move(10_000)  # longer than a decision may take: no clock ran
+    time.sleep(0.2)
+    r = client.post(f"/api/games/{gid}/seats/1/join", json={"name": "Zoe"})
+    assert r.status_code == 200, r.text
+    g = client.get(f"/api/games/{gid}").json()
+    assert g["status"] == "playing" and g["players"][0]["kind"] == "human"
+    assert g["clock"]["running"] == g["to_move"] and g["clock"]["since"] == fake.t.isoformat()
+    assert left(g["clock"], g["to_move"], fake.t) == 7200.0
+
+
+def test_issue11_3_handing_over_stops_the_clock_and_a_late_bot_is_refused(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(client, HUMANS, clock={"kind": "realtime", "minutes": 10})
+    gid, tokens = created["id"], tokens_of(created)
+    fake.move(30)
+    r = client.post(
+        f"/api/games/{gid}/seats/0/bot", json={"level": "random"}, headers=auth(tokens[0])
+    )
+    assert r.status_code == 200, r.text
+    g = wait_for(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
+    game = client.get(f"/api/games/{gid}").json()
+    assert game["clock"]["remaining"][0] == pytest.approx(570.0)  # charged until handed over
+    # Taken back while the other seat moves: a bot's decision for the seat is refused now.
+    back = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0])).json()
+    assert back["clock"]["remaining"][0] == pytest.approx(570.0)  # more than the minimum
+    # Every seat is a person's again: a bot's decision that was under way is refused.
+    service = client.app.state.service  # type: ignore[attr-defined]
+    mover = back["to_move"]
+    legal = client.get(f"/api/games/{gid}", headers=auth(tokens[mover])).json()["legal"]
+    with pytest.raises(NotYourTurn):
+        service.submit(
+            gid, mover, decision_from_json(legal[0]), back["decision_number"], by_bot=True
+        )
+    assert g
+
+
 # -- real server processes ------------------------------------------------------------------
 
 
@@ -260,9 +351,7 @@ def prefix() -> Iterator[str]:
 
 def test_issue11_3_two_processes_time_out_once(pg_url: str, prefix: str, tmp_path: Path) -> None:
     env = {"KERALA_REDIS_PREFIX": prefix, "KERALA_CLOCK_TICK": "0.05", "KERALA_BOT_DELAY": "0.3"}
-    servers = [
-        Server(pg_url, tmp_path / f"s{i}.log", "--redis", REDIS, **env) for i in range(2)
-    ]
+    servers = [Server(pg_url, tmp_path / f"s{i}.log", "--redis", REDIS, **env) for i in range(2)]
     try:
         gids = [
             _post(

@@ -403,6 +403,7 @@ class GameService:
         state = live.state
         if state.to_move != seat:
             raise NotYourTurn(f"it is seat {state.to_move}'s turn, not seat {seat}'s")
+        was_running = live.running()  # before the decision moves the turn on
         try:
             state.apply(decision)
         except IllegalDecisionError as e:
@@ -426,7 +427,7 @@ class GameService:
             if live.clock is not None:
                 clocks = live.clock.copy()
                 after = running_seat(status, state.to_move, [st.kind for st in live.seats])
-                used = clocks.advance(live.running(), after, now, decided=True)
+                used = clocks.advance(was_running, after, now, decided=True)
                 # The seconds the decision took: the clock's, else since the turn started.
                 data["time"] = round(
                     used if used is not None else (now - live.turn_started_at).total_seconds(), 3
