@@ -69,7 +69,8 @@ export function mountGame(root, { id, token, seat }) {
     // Decisions new since the last drawing animate on their grounds.
     const ds = allDecisions(g.view);
     if (st.seenDecisions !== null && ds.length > st.seenDecisions) {
-      const fresh = new Map();
+      // Cells still animating stay new when the next snapshot comes within the same moment.
+      const fresh = performance.now() < st.freshUntil ? st.fresh : new Map();
       for (const d of ds.slice(st.seenDecisions)) for (const c of decisionCells(d)) if (c.kind !== "from") fresh.set(d.seat, [...(fresh.get(d.seat) || []), c.at]);
       st.fresh = fresh;
       st.freshUntil = performance.now() + 700; // drawings within the animation keep it
