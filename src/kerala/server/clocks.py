@@ -235,6 +235,35 @@ class Clock:
         }
 
 
+def format_clock(seconds: float) -> str:
+    """Seconds as a clock shows them: ``m:ss``, ``h:mm:ss``, or days and hours.
+
+    >>> format_clock(65.9), format_clock(3725), format_clock(90000)
+    ('1:05', '1:02:05', '1d 01h')
+    """
+    s = max(0, int(seconds))
+    if s >= 86400:
+        return f"{s // 86400}d {(s % 86400) // 3600:02d}h"
+    h, m, sec = s // 3600, (s % 3600) // 60, s % 60
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def parse_realtime(text: str, bot: str) -> TimeControl:
+    """A realtime control from ``M+S`` (minutes per player, seconds added per decision).
+
+    >>> parse_realtime("5+3", "easy").to_json()
+    {'kind': 'realtime', 'minutes': 5.0, 'increment': 3.0, 'bot': 'easy'}
+    """
+    minutes, _, inc = text.strip().partition("+")
+    try:
+        obj: dict[str, Any] = {"kind": "realtime", "minutes": float(minutes), "bot": bot}
+        if inc:
+            obj["increment"] = float(inc)
+    except ValueError:
+        raise ClockError(f"a time control is M+S (e.g. 5+3), not {json.dumps(text)}") from None
+    return TimeControl.from_json(obj)
+
+
 def running_seat(status: str, to_move: int | None, kinds: list[str]) -> int | None:
     """The seat whose clock runs: the seat to move of a game in play, if a person plays it."""
     if status != "playing" or to_move is None or kinds[to_move] != "human":

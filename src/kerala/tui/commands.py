@@ -119,6 +119,13 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(metavar="NAME,…", help="human players' names, comma-separated"),
         ] = None,
+        clock: Annotated[
+            str | None,
+            typer.Option(
+                metavar="M+S",
+                help="time control: minutes per player + seconds added per decision (5+3)",
+            ),
+        ] = None,
     ) -> None:
         """Play Kerala in the terminal: humans at one keyboard against bots."""
         from rich.console import Console
@@ -138,6 +145,7 @@ def register(app: typer.Typer) -> None:
                     ("bots", bots),
                     ("colors", colors),
                     ("names", names),
+                    ("clock", clock),
                 )
                 if v is not None
             ]
@@ -192,7 +200,16 @@ def register(app: typer.Typer) -> None:
             else:
                 label = f"{seat_spec} bot"
                 all_names.append(label if specs.count(seat_spec) == 1 else f"{label} {i + 1}")
+        control = None
+        if clock is not None:
+            from kerala.server.clocks import ClockError, parse_realtime
+
+            try:
+                control = parse_realtime(clock, default_bot_spec())
+            except ClockError as e:
+                fail(f"--clock: {e}")
+                return
         session = new_session(
-            console, colors=color_list, names=all_names, bot_specs=specs, seed=seed
+            console, colors=color_list, names=all_names, bot_specs=specs, seed=seed, clock=control
         )
         raise typer.Exit(session.run())

@@ -10,6 +10,7 @@ seed (RULES.md I2).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from kerala.bots import Bot, make_bot
 from kerala.errors import KeralaError
 from kerala.game import GameState, new_game
 from kerala.notation import read_record, write_record
+from kerala.server.clocks import Clock, TimeControl, format_clock
 from kerala.tiles import COLOR_LETTER
 from kerala.tui.render import (
     LEGEND,
@@ -96,6 +98,8 @@ class Session:
         *,
         rng: random.Random,
         read_line: Callable[[str], str] | None = None,
+        clock: TimeControl | None = None,
+        now: Callable[[], dt.datetime] | None = None,
     ) -> None:
         if len(seats) != state.n:
             raise ValueError(f"{len(seats)} seats for a {state.n}-player game")
@@ -106,6 +110,11 @@ class Session:
         self.read_line = read_line or self._console_input
         self.names = [s.name for s in seats]
         self._last_place: dict[int, Place] = {}
+        #: A time control (``--clock``): each human's time runs on their turn (docs/terminal.md).
+        self.now = now or (lambda: dt.datetime.now(dt.UTC))
+        self.clock = None if clock is None else Clock.start(clock, state.n, None, self.now())
+        #: Seconds each decision took (``None``: unknown), for the record's clock fields.
+        self.times: list[float | None] = [None] * sum(len(d) for _, d in state.history())
 
     def _console_input(self, prompt: str) -> str:
         return self.console.input(Text(prompt, style="bold"))
@@ -149,6 +158,7 @@ class Session:
         else:
             d = bot.choose(self.state.view(seat), legal)
         self.state.apply(d)  # checked: a faulty bot cannot break the rules
+        self.times.append(None)
         self._log(seat, d)
 
     def _log(self, seat: int, d: Decision) -> None:
@@ -165,9 +175,14 @@ class Session:
         if sum(1 for s in self.seats if s.bot is None) > 1:
             self._print(Text(f"— {self.seats[seat].label}: your turn —", style="bold"))
         self._show_board(builder, full=True)
+        if self.clock is not None:
+            self.clock.advance(None, seat, self.now())
+            self._show_clock(seat)
         while builder.result is None:
             q = builder.question()
             line = self.read_line(f"{q.kind}> ")
+            if self._out_of_time(seat):
+                return
             before = q
             if not line.strip():
                 choose = f"type a number from 1 to {len(q.options)}" if q.options else "answer"
@@ -191,9 +206,38 @@ class Session:
                 builder.note = ""
             if builder.result is None and builder.question() != before:
                 self._show_board(builder, full=False)
-        for d in builder.result:
+        used = None
+        if self.clock is not None:  # the increment for each decision of the turn
+            used = self.clock.advance(seat, None, self.now(), decided=True)
+            self.clock.remaining[seat] += self.clock.control.increment * (len(builder.result) - 1)
+        for i, d in enumerate(builder.result):
             self.state.apply(d)
+            self.times.append(used if i == 0 else (0.0 if used is not None else None))
             self._log(seat, d)
+
+    def _show_clock(self, seat: int) -> None:
+        assert self.clock is not None
+        now = self.now()
+        left = [format_clock(self.clock.left(i, seat, now)) for i in range(len(self.seats))]
+        parts = [
+            f"{s.label} {'bot' if s.bot is not None else left[i]}" for i, s in enumerate(self.seats)
+        ]
+        self._print(Text("Clocks: " + " · ".join(parts), style="dim"))
+
+    def _out_of_time(self, seat: int) -> bool:
+        """After an answer: if the seat's time has run out, a bot takes it (this turn on)."""
+        clock = self.clock
+        if clock is None or clock.left(seat, seat, self.now()) > 0:
+            return False
+        clock.advance(seat, None, self.now())
+        clock.timed_out(seat, len(self.times))
+        s = self.seats[seat]
+        s.bot_spec = clock.control.bot
+        s.bot = make_bot(s.bot_spec)
+        self._print(
+            Text(f"{s.label} ran out of time: the {s.bot_spec} bot plays the seat.", style="bold")
+        )
+        return True
 
     def _lines(self, renderable: RenderableType) -> int:
         """How many lines ``renderable`` takes on this console."""
@@ -315,7 +359,10 @@ class Session:
             if s.bot_spec is not None:
                 p["bot"] = s.bot_spec
             players.append(p)
-        return write_record(self.state, players)
+        if self.clock is None:
+            return write_record(self.state, players)
+        clock = {**self.clock.control.to_json(), "events": self.clock.log}
+        return write_record(self.state, players, clock=clock, times=self.times)
 
     def _save(self, name: str) -> None:
         if not name:
@@ -402,15 +449,17 @@ def new_session(
     bot_specs: Sequence[str | None],
     seed: int | None,
     read_line: Callable[[str], str] | None = None,
+    clock: TimeControl | None = None,
+    now: Callable[[], dt.datetime] | None = None,
 ) -> Session:
-    """A new game; ``bot_specs[i]`` is ``None`` for a human seat."""
+    """A new game; ``bot_specs[i]`` is ``None`` for a human seat; ``clock``: a time control."""
     rng = fresh_rng(seed)
     state = new_game(list(colors), rng=rng)
     seats = [
         Seat(name, color, spec, make_bot(spec, seed=_bot_seed(seed, i)) if spec else None)
         for i, (name, color, spec) in enumerate(zip(names, colors, bot_specs, strict=True))
     ]
-    return Session(state, seats, console, rng=rng, read_line=read_line)
+    return Session(state, seats, console, rng=rng, read_line=read_line, clock=clock, now=now)
 
 
 def load_session(
