@@ -32,8 +32,10 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # Per module, not per session: Playwright's sync API allows one instance at a time in a
+    # thread, and browser tests elsewhere (tests/bots, tests/server) start their own.
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
