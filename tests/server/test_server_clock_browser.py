@@ -85,3 +85,39 @@ def test_issue11_3_no_clock_without_a_time_control(server: Server, page: Page) -
     page.goto(server.url + created["invites"][0]["path"])
     expect(page.locator("#game")).to_be_visible()
     expect(page.locator("#clock")).to_be_hidden()
+
+
+def get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_issue11_3_take_the_seat_back_from_the_page(server: Server, page: Page) -> None:
+    """A seat played by a bot (here handed over by its player; a timeout does the same) shows
+    its player a button that takes it back with the page's token."""
+    created = post(
+        f"{server.url}/api/games",
+        {
+            "seats": [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}],
+            "clock": {"kind": "realtime", "minutes": 3, "bot": "random"},
+        },
+    )
+    gid, invite = created["id"], created["invites"][0]
+    req = urllib.request.Request(
+        f"{server.url}/api/games/{gid}/seats/0/bot",
+        b"{}",
+        {"Content-Type": "application/json", "Authorization": f"Bearer {invite['token']}"},
+        method="POST",
+    )
+    urllib.request.urlopen(req, timeout=10).close()
+    page.goto(server.url + invite["path"])
+    back = page.locator("#clock .clock-seat[data-seat='0'] button.clock-back")
+    expect(back).to_be_visible()
+    expect(page.locator("#clock .clock-seat[data-seat='0']")).to_contain_text("(bot)")
+    back.click()
+    expect(back).to_have_count(0)
+    expect(page.locator("#clock .clock-seat[data-seat='0']")).not_to_contain_text("(bot)")
+    game = get(f"{server.url}/api/games/{gid}")
+    assert game["players"][0]["kind"] == "human" and not game["players"][0]["handed_to_bot"]
+    events = get(f"{server.url}/api/games/{gid}/events?since=0")["events"]
+    assert events[-1]["kind"] == "seat" and events[-1]["back"] is True
