@@ -319,24 +319,28 @@ def test_issue11_3_restart_is_not_charged(db_url: str, tmp_path: Path) -> None:
     ``kill -9`` with seconds between stop and start."""
     log = tmp_path / "s.log"
     srv = Server(db_url, log, KERALA_CLOCK_TICK="0.1")
-    created = _post(
-        srv.http, "/api/games", json={"seats": HUMANS, "clock": {"kind": "realtime", "minutes": 1}}
-    )
-    gid = created["id"]
-    for stop in ("stop", "kill9"):
-        before = srv.http.get(f"/api/games/{gid}").json()["clock"]
-        t_before = dt.datetime.now(dt.UTC)
-        getattr(srv, stop)()
-        time.sleep(2.5)
-        srv = Server(db_url, log, KERALA_CLOCK_TICK="0.1")
-        after = srv.http.get(f"/api/games/{gid}").json()["clock"]
-        t_after = dt.datetime.now(dt.UTC)
-        charged = left(before, 0, t_before) - left(after, 0, t_after)
-        # Without the pause the seat would lose >= 2.5 s; what it loses is the time the server
-        # ran (start-up and the last tick before the kill), well under that.
-        assert charged < 1.5, (stop, charged)
-        assert after["running"] == 0 and after["remaining"] == before["remaining"]
-    srv.stop()
+    try:
+        created = _post(
+            srv.http,
+            "/api/games",
+            json={"seats": HUMANS, "clock": {"kind": "realtime", "minutes": 1}},
+        )
+        gid = created["id"]
+        for stop in ("stop", "kill9"):
+            before = srv.http.get(f"/api/games/{gid}").json()["clock"]
+            t_before = dt.datetime.now(dt.UTC)
+            getattr(srv, stop)()
+            time.sleep(2.5)
+            srv = Server(db_url, log, KERALA_CLOCK_TICK="0.1")
+            after = srv.http.get(f"/api/games/{gid}").json()["clock"]
+            t_after = dt.datetime.now(dt.UTC)
+            charged = left(before, 0, t_before) - left(after, 0, t_after)
+            # Without the pause the seat would lose >= 2.5 s; what it loses is the time the
+            # server ran (start-up, and the last tick before the kill), well under that.
+            assert charged < 1.5, (stop, charged)
+            assert after["running"] == 0 and after["remaining"] == before["remaining"]
+    finally:
+        srv.stop()
 
 
 @pytest.fixture
