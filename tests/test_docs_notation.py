@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -24,9 +25,10 @@ def _json_blocks() -> list[str]:
     return re.findall(r"```json\n(.*?)```", PAGE, re.S)
 
 
-def _objects(block: str) -> list[dict[str, object]]:
+def _objects(block: str) -> list[dict[str, Any]]:
     """The JSON objects written one after another in a block."""
-    out, i, decoder = [], 0, json.JSONDecoder()
+    out: list[dict[str, Any]] = []
+    i, decoder = 0, json.JSONDecoder()
     while block[i:].strip():
         i += len(block[i:]) - len(block[i:].lstrip())
         obj, i = decoder.raw_decode(block, i)

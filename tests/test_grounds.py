@@ -166,8 +166,8 @@ def test_sp2_plan_matches_the_rule_text_on_random_grounds(n: int, seed: int, den
     g = make_grounds("blue", {c: "red:e1" for c in cells}, elephants=elephants)
     frontier, sources, drops = sp2_plan(g)
     got = set()
-    for src, drop in zip(sources, drops, strict=True):
-        got |= {(cell(src), cell(f)) for i, f in enumerate(frontier) if not drop >> i & 1}
+    for source, drop in zip(sources, drops, strict=True):
+        got |= {(cell(source), cell(f)) for i, f in enumerate(frontier) if not drop >> i & 1}
     everything = set(cells)
     before = holes(everything)
     expected = set()

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from kerala.bots import make_bot
 from kerala.game import GameState, Phase, new_game
 from kerala.tiles import TileType
 
 
-def play_until(state: GameState, stop, specs=("greedy", "greedy"), seed: int = 0) -> GameState:
+def play_until(
+    state: GameState,
+    stop: Callable[[GameState], bool],
+    specs: Sequence[str] = ("greedy", "greedy"),
+    seed: int = 0,
+) -> GameState:
     """Play ``state`` with bots until ``stop(state)`` holds at a decision (or the game ends)."""
     bots = [make_bot(specs[i % len(specs)], seed=seed + i) for i in range(state.n)]
     while not state.is_over():

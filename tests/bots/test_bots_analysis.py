@@ -28,8 +28,11 @@ from kerala.cli import app
 from kerala.game import Phase, new_game
 from kerala.notation import read_record, write_record
 
+#: A record with a planted pass, the decision number of that pass and its cost in points.
+Blunder = tuple[dict[str, Any], int, float]
 
-def blunder_record() -> tuple[dict[str, Any], int, float]:
+
+def blunder_record() -> Blunder:
     """A greedy-vs-greedy game in which seat 0 once passes where a tile was worth ~10 points.
 
     Returns the record, the decision number of the planted pass and its cost in points.
@@ -61,11 +64,11 @@ def blunder_record() -> tuple[dict[str, Any], int, float]:
 
 
 @pytest.fixture(scope="module")
-def blunder() -> tuple[dict[str, Any], int, float]:
+def blunder() -> Blunder:
     return blunder_record()
 
 
-def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder) -> None:
+def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder: Blunder) -> None:
     doc, at, cost = blunder
     assert cost >= 9
     analysis = analyse(doc, seats=[0], budget=0.05, seed=1)
@@ -85,7 +88,7 @@ def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder) -> None:
     assert analysis["summary"]["0"]["blunders"] >= 1
 
 
-def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder) -> None:
+def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder: Blunder) -> None:
     doc, _, _ = blunder
     points = decision_points(doc, [1])
     forced_best = next(p for p in points if p.round == 0)
@@ -102,7 +105,7 @@ def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder) -> None:
         assert again["flag"] is None
 
 
-def test_issue16_i2_analysis_uses_each_seats_view_only(blunder) -> None:
+def test_issue16_i2_analysis_uses_each_seats_view_only(blunder: Blunder) -> None:
     """A record with its randomly removed tiles and one without give the same views (I2)."""
     doc, _, _ = blunder
     assert "removed" in doc  # a finished game's record names them
@@ -127,14 +130,14 @@ def test_issue16_verdict_thresholds() -> None:
     assert verdict(0.0, 10.0, best_win=0.02) == "blunder"
 
 
-def test_issue16_analysed_record_is_still_a_record(blunder) -> None:
+def test_issue16_analysed_record_is_still_a_record(blunder: Blunder) -> None:
     """The `analysis` field is optional: the record reader ignores it (docs/notation.md)."""
     doc, _, _ = blunder
     ext = extend_record(doc, {"version": 1, "decisions": []})
     assert read_record(ext).state.scores() == read_record(doc).state.scores()
 
 
-def test_issue16_bad_seat_is_refused(blunder) -> None:
+def test_issue16_bad_seat_is_refused(blunder: Blunder) -> None:
     doc, _, _ = blunder
     with pytest.raises(AnalysisError, match="seat 5 is not in this 2-player game"):
         decision_points(doc, [5])
@@ -145,7 +148,7 @@ def test_issue16_bad_seat_is_refused(blunder) -> None:
 runner = CliRunner()
 
 
-def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder, tmp_path: Path) -> None:
+def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder: Blunder, tmp_path: Path) -> None:
     doc, at, _ = blunder
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))
@@ -163,7 +166,7 @@ def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder, tmp_path: Path
     read_record(json.loads(out.read_text()))
 
 
-def test_issue16_cli_analyse_table(blunder, tmp_path: Path) -> None:
+def test_issue16_cli_analyse_table(blunder: Blunder, tmp_path: Path) -> None:
     doc, _, _ = blunder
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))
@@ -183,7 +186,7 @@ def test_issue16_cli_analyse_table(blunder, tmp_path: Path) -> None:
     ],
 )
 def test_issue16_cli_analyse_bad_input_is_one_line(
-    blunder, tmp_path: Path, args: list[str], message: str
+    blunder: Blunder, tmp_path: Path, args: list[str], message: str
 ) -> None:
     doc, _, _ = blunder
     good = tmp_path / "game.json"

@@ -10,6 +10,7 @@ from kerala.bots import BotSpecError, make_bot
 from kerala.bots.evaluation import apply_to_grounds, follow_ups
 from kerala.bots.expert import DEFAULT_TIME, ExpertBot
 from kerala.game import GameState, Phase, new_game
+from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
 
 
@@ -25,7 +26,7 @@ def test_issue16_expert_spec_and_default_budget() -> None:
     timed = make_bot("expert:time=0.25:clock=cpu", seed=1)
     assert isinstance(timed, ExpertBot) and timed.time_budget == 0.25
     assert make_bot("expert:iterations=50").iterations == 50  # type: ignore[attr-defined]
-    assert bot.method == "auto"  # type: ignore[attr-defined]
+    assert bot.method == "auto"
     halving = make_bot("expert:method=halving:candidates=8", seed=1)
     assert isinstance(halving, ExpertBot) and halving.method == "halving"
     assert halving.candidates == 8
@@ -93,8 +94,10 @@ def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, m
     seat = s.current_player
     assert s.view(seat).to_json() == twin.view(seat).to_json()
     spec = f"expert:iterations=40:method={method}"
-    a = make_bot(spec, seed=42).search(s.view(seat), s.legal_decisions())
-    b = make_bot(spec, seed=42).search(twin.view(seat), twin.legal_decisions())
+    bot_a, bot_b = make_bot(spec, seed=42), make_bot(spec, seed=42)
+    assert isinstance(bot_a, ExpertBot) and isinstance(bot_b, ExpertBot)
+    a = bot_a.search(s.view(seat), s.legal_decisions())
+    b = bot_b.search(twin.view(seat), twin.legal_decisions())
     assert a == b
 
 
@@ -113,7 +116,7 @@ def test_issue16_i2_nothing_hidden_matters_in_the_last_round(players: int) -> No
     assert len(choices) == 1
 
 
-def _best_total(g, seat: int, d: Decision) -> int:
+def _best_total(g: Grounds, seat: int, d: Decision) -> int:
     h = g.copy()
     apply_to_grounds(h, d)
     if type(d) is Place and d.take.special is not None:
@@ -142,7 +145,9 @@ def test_issue16_exact_last_round_matches_brute_force() -> None:
             continue
         other = 1 - me
 
-        def outcome(d: Decision, s: GameState = s, me: int = me, other: int = other) -> tuple:
+        def outcome(
+            d: Decision, s: GameState = s, me: int = me, other: int = other
+        ) -> tuple[float, int]:
             mine = _best_total(s.grounds[me], me, d)
             t = s.copy(with_rng=False)
             t.apply(d)

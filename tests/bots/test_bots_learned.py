@@ -20,6 +20,7 @@ def test_issue16_learned_value_is_the_rules_score_at_the_end() -> None:
     """With nothing left to play (left = 0) both evaluations are the rules' score (SC1-SC6,
     SC1's choice ignoring arches); the learned terms only add guesses about the future."""
     w = load_learned()
+    assert w.linear is not None  # the learned weights are the linear form
     for seed in (1, 2, 3):
         s = midgame(players=3, seed=seed, rounds=20)
         for g in s.grounds:

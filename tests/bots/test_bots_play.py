@@ -8,7 +8,7 @@ from botlib import hidden_twin, midgame, play_until
 from kerala.actions import MoveStack, Place
 from kerala.bots import BotSpecError, bot_names, make_bot
 from kerala.bots.mcts import MCTSBot
-from kerala.game import Phase, new_game
+from kerala.game import GameState, Phase, new_game
 from kerala.match import play_game
 
 FAST_SPECS = ["random", "greedy", "soft-greedy", "easy", "medium", "mcts:iterations=8"]
@@ -107,7 +107,7 @@ def test_mcts_game_is_reproducible_with_iterations_budget() -> None:
     assert totals[0] == totals[1]
 
 
-def _follow_up_position(special: str):
+def _follow_up_position(special: str) -> GameState:
     for seed in range(40):
         s = new_game(["blue", "red"], seed=seed)
         s = play_until(

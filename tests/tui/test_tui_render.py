@@ -20,16 +20,10 @@ from kerala.errors import KeralaError
 from kerala.game import new_game
 from kerala.match import play_game
 from kerala.notation import write_record
+from kerala.playerview import LYING, STANDING, cell_text, elephant_markers
 from kerala.tiles import tile
 from kerala.tui.commands import SeatError, assign_seats
-from kerala.tui.render import (
-    LYING,
-    STANDING,
-    board,
-    cell_text,
-    elephant_markers,
-    grounds_grid,
-)
+from kerala.tui.render import board, grounds_grid
 from kerala.tui.session import Seat, Session, load_session, new_session
 from kerala.views import GroundsView
 
