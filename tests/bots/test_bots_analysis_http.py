@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Protocol
 
 import pytest
 from fastapi.testclient import TestClient
@@ -21,12 +21,20 @@ BOTS = [
     {"name": "Ruby", "color": "red", "kind": "bot", "level": "random"},
 ]
 
+Executor = Literal["process", "thread"]
+
+
+class ClientFactory(Protocol):
+    """Builds a started test client of a fresh app; the fixture closes them all at the end."""
+
+    def __call__(self, executor: Executor = "thread") -> TestClient: ...
+
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Any]:
+def make_client(tmp_path: Path) -> Iterator[ClientFactory]:
     clients: list[TestClient] = []
 
-    def factory(executor: str = "thread") -> TestClient:
+    def factory(executor: Executor = "thread") -> TestClient:
         s = Settings(
             db=f"sqlite:///{tmp_path / f'k{len(clients)}.sqlite3'}",
             bot_executor=executor,
@@ -71,7 +79,9 @@ def wait_done(client: TestClient, job: dict[str, Any]) -> tuple[dict[str, Any], 
 
 
 @pytest.mark.parametrize("executor", ["thread", "process"])
-def test_issue16_finished_game_is_analysed_off_the_event_loop(make_client, executor) -> None:
+def test_issue16_finished_game_is_analysed_off_the_event_loop(
+    make_client: ClientFactory, executor: Executor
+) -> None:
     client = make_client(executor)
     gid = finished_bot_game(client)
     r = client.post(f"/api/games/{gid}/analysis?seat=0&time=0.02")
@@ -91,7 +101,9 @@ def test_issue16_finished_game_is_analysed_off_the_event_loop(make_client, execu
     assert again["id"] == job["id"] and again["status"] == "done"
 
 
-def test_issue16_record_with_a_planted_blunder_is_flagged_over_http(make_client) -> None:
+def test_issue16_record_with_a_planted_blunder_is_flagged_over_http(
+    make_client: ClientFactory,
+) -> None:
     client = make_client()
     doc, at, _ = blunder_record()
     r = client.post("/api/records/analysis?seat=0&time=0.02", json=doc)
@@ -104,7 +116,7 @@ def test_issue16_record_with_a_planted_blunder_is_flagged_over_http(make_client)
     assert client.post("/api/records/check?at=0", json=ext).status_code == 200
 
 
-def test_issue16_analysis_of_a_game_in_progress_is_refused(make_client) -> None:
+def test_issue16_analysis_of_a_game_in_progress_is_refused(make_client: ClientFactory) -> None:
     client = make_client()
     seats = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
     gid = client.post("/api/games", json={"seats": seats}).json()["id"]
@@ -123,7 +135,7 @@ def test_issue16_analysis_of_a_game_in_progress_is_refused(make_client) -> None:
     ],
 )
 def test_issue16_bad_analysis_requests_get_one_line_errors(
-    make_client, url: str, body: Any, status: int, words: str
+    make_client: ClientFactory, url: str, body: Any, status: int, words: str
 ) -> None:
     client = make_client()
     if body == "record":
@@ -136,7 +148,7 @@ def test_issue16_bad_analysis_requests_get_one_line_errors(
     assert client.get("/api/analysis/unknownjob").status_code == 404
 
 
-def test_issue16_levels_list_offers_expert_and_says_how_strong(make_client) -> None:
+def test_issue16_levels_list_offers_expert_and_says_how_strong(make_client: ClientFactory) -> None:
     """The home page's level picker shows these descriptions (the level ladder's ratings)."""
     client = make_client()
     levels = {lv["name"]: lv["description"] for lv in client.get("/api/bots").json()["levels"]}

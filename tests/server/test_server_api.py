@@ -574,7 +574,7 @@ def test_record_of_chosen_removal_lists_it(client: TestClient) -> None:
 
 # -- tools -------------------------------------------------------------------------------
 
-GROUNDS = {
+GROUNDS: dict[str, Any] = {
     "format": "kerala-grounds",
     "version": 1,
     "color": "blue",

@@ -147,7 +147,10 @@ def lease_holder(prefix: str, gid: str) -> int | None:
         v = r.get(f"{prefix}:bot:{gid}")
     finally:
         r.close()
-    return None if v is None else int(v.decode().split("-")[0])
+    if v is None:
+        return None
+    text = v.decode() if isinstance(v, bytes) else v
+    return int(text.split("-")[0])
 
 
 class Follower:
