@@ -29,8 +29,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 lint-js: node_modules/.package-lock.json
 	npx eslint src/kerala/server/static/js
 
+# mypy over src/kerala and tests (pyproject.toml [tool.mypy]). It holds one module named
+# `conftest` per run, so the folders' own conftest.py files are checked one run each.
+CONFTESTS := tests/server/conftest.py tests/web/conftest.py
+
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	for f in $(CONFTESTS); do $(BIN)/mypy $$f || exit 1; done
 
 # The fast tier: no browser, database, research envs or long end-to-end runs (tests/conftest.py
 # marks the tiers), on every core.
