@@ -1,6 +1,6 @@
 """Shared helpers of the engine tests: building positions by hand, snapshots, brute force.
 
-Everything here is written from RULES.md's text, not from the engine's code, so that the tests
+Everything here is written from docs/rules.md's text, not from the engine's code, so that the tests
 that compare the two check something: :func:`brute_force_score` scores a grounds by trying every
 allowed choice of surplus areas, :func:`candidate_decisions` lists decisions far beyond the legal
 ones so that a test can count which of them ``apply`` accepts.
@@ -203,7 +203,7 @@ def areas_of(stacks: Mapping[Cell, Sequence[Placed]]) -> list[tuple[str, frozens
 
 
 def score_with_removed(g: Grounds, removed: Iterable[Cell]) -> dict[str, int]:
-    """SC1–SC6 as RULES.md words them, for a given set of removed cells."""
+    """SC1–SC6 as docs/rules.md words them, for a given set of removed cells."""
     stacks = {c: g.stack(c) for c in g.cells()}
     gone = set(removed)
     left = {c: s for c, s in stacks.items() if c not in gone}
@@ -263,7 +263,7 @@ def brute_force_score(g: Grounds) -> dict[str, int]:
 
 
 def rule_text_decisions(s: GameState) -> set[Decision]:
-    """The legal decisions as RULES.md words them (G2, G3, P1–P6, SP1, SP2), generated
+    """The legal decisions as docs/rules.md words them (G2, G3, P1–P6, SP1, SP2), generated
     independently of the engine's move generator."""
     if s.phase not in (Phase.PLACE, Phase.FOLLOW_UP):
         return set()
@@ -311,7 +311,7 @@ def rule_text_decisions(s: GameState) -> set[Decision]:
 
 
 def holes(cells: Iterable[Cell]) -> set[Cell]:
-    """RULES.md SP2's holes, by its words: the empty cells from which no path of orthogonally
+    """docs/rules.md SP2's holes, by its words: the empty cells from which no path of orthogonally
     adjacent empty cells leads out of the grounds' bounding box."""
     cs = set(cells)
     xs = [x for x, _ in cs]

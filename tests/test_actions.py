@@ -1,5 +1,5 @@
 """Tests of kerala.actions: decisions are frozen values with an exact JSON round trip (the turn
-form of NOTATION.md), and malformed JSON decisions are refused with what was wrong."""
+form of docs/notation.md), and malformed JSON decisions are refused with what was wrong."""
 
 from __future__ import annotations
 

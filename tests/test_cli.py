@@ -317,7 +317,7 @@ def test_simulate_records_dir_that_cannot_be_made(tmp_path: Path) -> None:
 # -- issue 14: the text grid in `kerala score` ----------------------------------------------
 
 WORKED_EXAMPLE_GRID = """\
-# The worked example of the rulebook (RULES.md SC1-SC6): total 37
+# The worked example of the rulebook (docs/rules.md SC1-SC6): total 37
 Bs  B3 B2 K3  .     .
 P^b P3 P3 P3  P2    .
 G3z G3 G2 R2  R^p   K1

@@ -687,7 +687,7 @@ def test_sp2_destination_empty_not_source_and_next_to_another_stack() -> None:
     refuse(s, MoveStack(0, (1, 0), (5, 5)), "SP2")  # touches nothing
     refuse(s, MoveStack(0, (7, 7), (1, 2)), "SP2")  # no stack at the source
     refuse(s, MoveElephant(0, (0, 2), (0, 0)), "SP2")  # the other special's follow-up
-    # Next to another stack, not to an elephant (RULES.md decision): far from both elephants.
+    # Next to another stack, not to an elephant (docs/rules.md decision): far from both elephants.
     s.apply(MoveStack(0, (1, 0), (-1, 0)))
     assert s.grounds[0].top((-1, 0)) == tile("red:e1")
 

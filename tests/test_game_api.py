@@ -258,7 +258,7 @@ def test_text_forms_of_each_kind_of_decision() -> None:
     for text, d in examples.items():
         assert str(d) == text
         assert parse_decision(text, 1) == d
-    # A tile may be named as in NOTATION.md, and spaces around numbers are allowed.
+    # A tile may be named as in docs/notation.md, and spaces around numbers are allowed.
     assert parse_decision("green:e2 0, 0 > 1, 0", 1) == examples["G2 0,0>1,0"]
 
 

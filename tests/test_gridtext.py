@@ -38,7 +38,7 @@ def same(a: Grounds, b: Grounds) -> None:
 
 
 def test_worked_example_typed_as_text_scores_37() -> None:
-    """RULES.md's worked example (tests/data/worked_example_37.json) in the text form."""
+    """docs/rules.md's worked example (tests/data/worked_example_37.json) in the text form."""
     g = parse_grid(WORKED_EXAMPLE)
     ref = read_grounds(EXAMPLE.read_text())
     same(g, ref)

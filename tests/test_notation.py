@@ -1,4 +1,4 @@
-"""Tests of kerala.notation: game records and grounds documents (NOTATION.md).
+"""Tests of kerala.notation: game records and grounds documents (docs/notation.md).
 
 Round trips, the JSON Schemas, and every refusal the issue names: malformed JSON, unknown
 format or version, unknown tile, seat out of order, illegal turn, a draw the bag could not have
@@ -466,7 +466,7 @@ def two_best_choices() -> tuple[dict[str, Any], int, Any, Any]:
 
 
 def test_result_is_checked_against_its_own_removal() -> None:
-    """NOTATION.md: total is authoritative; a score listing removed_cells is checked against
+    """docs/notation.md: total is authoritative; a score listing removed_cells is checked against
     that removal, so either of two best choices with different fields is accepted."""
     doc, seat, a, b = two_best_choices()
     for choice in (a, b):

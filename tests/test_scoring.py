@@ -1,6 +1,6 @@
 """Tests of kerala.scoring: end-of-game scoring SC1–SC7 on hand-computed positions.
 
-Every position here was scored by hand from RULES.md; the property test at the end compares the
+Every position here was scored by hand from docs/rules.md; the property test at the end compares the
 engine's exact SC1 choice with a brute force over every allowed choice of surplus areas.
 """
 
@@ -32,11 +32,11 @@ def fields(b: ScoreBreakdown) -> tuple[int, int, int, int, int, int]:
     return (b.total, b.surplus, b.missing, b.standing, b.arches, b.symbols)
 
 
-# -- the worked example of RULES.md / the Kosmos rulebook (000) ----------------------------
+# -- the worked example of docs/rules.md / the Kosmos rulebook (000) ----------------------------
 
 
 def test_sc1_to_sc6_worked_example_37_points() -> None:
-    """RULES.md worked example: surplus -6, no missing color, 1 standing elephant, 2 arches,
+    """docs/rules.md worked example: surplus -6, no missing color, 1 standing elephant, 2 arches,
     symbols 6 + 11 + 3 + 8 + 4 = 32: total 37 (SC1–SC6)."""
     g = read_grounds((DATA / "worked_example_37.json").read_text())
     b = score_grounds(g)

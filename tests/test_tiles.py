@@ -1,5 +1,5 @@
 """Tests of kerala.tiles: colors, tile types, the standard tile set and loading other tile sets
-(RULES.md "Components")."""
+(docs/rules.md "Components")."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_components_five_colors_and_edges() -> None:
 
 
 def test_components_standard_tile_set_counts() -> None:
-    """The reconstruction of RULES.md: per color 6 e1, 5 e2, 3 e3, 4 arches, 1 + 1 specials."""
+    """The reconstruction of docs/rules.md: per color 6 e1, 5 e2, 3 e3, 4 arches, 1 + 1 specials."""
     ts = load_tileset("standard")
     assert ts.name == "standard" and ts.total() == 100
     for color in COLORS:

@@ -1,4 +1,4 @@
-"""Decisions: frozen values whose JSON is the turn form of NOTATION.md.
+"""Decisions: frozen values whose JSON is the turn form of docs/notation.md.
 
 A player's turn is a :class:`Pass` or a :class:`Place`. After placing a special tile the same
 player makes a follow-up decision: :class:`MoveElephant` (SP1), :class:`MoveStack` (SP2) or
@@ -42,7 +42,7 @@ Seat = int
 
 
 class DecisionSyntaxError(KeralaError):
-    """A JSON object is not a well-formed decision (turn form of NOTATION.md)."""
+    """A JSON object is not a well-formed decision (turn form of docs/notation.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +242,7 @@ def decision_to_json(d: Decision) -> dict[str, Any]:
     return d.to_json()
 
 
-# -- turns: a placement with its follow-up folded in (NOTATION.md) --------------------------
+# -- turns: a placement with its follow-up folded in (docs/notation.md) --------------------------
 
 #: The fields of a turn object that hold its follow-up move (SP1, SP2).
 FOLLOW_UP_FIELDS: Final = ("move_elephant", "move_stack")
@@ -261,7 +261,7 @@ def turn_to_json(d: Decision, follow_up: Decision | None = None) -> dict[str, An
 def turn_from_json(obj: Mapping[str, Any]) -> tuple[Pass | Place, MoveElephant | MoveStack | None]:
     """Split a turn object into its decision and the follow-up move folded into it, if any.
 
-    Checks the form only (NOTATION.md): one follow-up field at most, after a special tile of
+    Checks the form only (docs/notation.md): one follow-up field at most, after a special tile of
     its kind. Whether the moves are legal is the engine's question.
     """
     fields = [k for k in FOLLOW_UP_FIELDS if k in obj]
@@ -302,7 +302,7 @@ def parse_decision(text: str, seat: Seat) -> Decision:
 
     ``pass``, ``skip``, ``G2 0,0>1,0`` (take G2, elephant from (0, 0) to (1, 0)),
     ``Rak 0,0>1,0 N`` (an arch and the edge it faces), ``elephant 1,0>3,1`` (SP1),
-    ``stack 2,0>0,-1`` (SP2). A tile may also be written by its NOTATION.md name. Raises
+    ``stack 2,0>0,-1`` (SP2). A tile may also be written by its docs/notation.md name. Raises
     :class:`DecisionSyntaxError` on anything else.
     """
     words = text.strip()

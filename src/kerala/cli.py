@@ -140,7 +140,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 record_app = typer.Typer(
-    help="Game records (NOTATION.md).",
+    help="Game records (docs/notation.md).",
     no_args_is_help=True,
     cls=KeralaGroup,
     rich_markup_mode=None,
@@ -263,12 +263,12 @@ def score(
         list[Path],
         typer.Argument(
             metavar="FILE…",
-            help="grounds: a JSON document (NOTATION.md) or a text grid (docs/terminal.md); "
+            help="grounds: a JSON document (docs/notation.md) or a text grid (docs/terminal.md); "
             "- reads standard input",
         ),
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="one JSON line per file: NOTATION.md's fields")
+        bool, typer.Option("--json", help="one JSON line per file: docs/notation.md's fields")
     ] = False,
 ) -> None:
     """Score festival grounds of a physical game (the score calculator)."""
@@ -319,7 +319,7 @@ def _side_by_side(items: Sequence[RenderableType]) -> RenderableType:
 @record_app.command("check")
 def record_check(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE…", help="game records (NOTATION.md)")
+        list[Path], typer.Argument(metavar="FILE…", help="game records (docs/notation.md)")
     ],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON line per file")] = False,
 ) -> None:

@@ -12,11 +12,11 @@ class TileSetError(KeralaError):
 
 
 class SetupError(KeralaError):
-    """A game cannot be set up as asked (players, colors, removal; RULES.md S1–S4)."""
+    """A game cannot be set up as asked (players, colors, removal; docs/rules.md S1–S4)."""
 
 
 class IllegalDecisionError(KeralaError):
-    """A decision is not legal in this state. ``rule`` names the RULES.md rule broken."""
+    """A decision is not legal in this state. ``rule`` names the docs/rules.md rule broken."""
 
     def __init__(self, message: str, rule: str = "") -> None:
         super().__init__(f"{rule}: {message}" if rule else message)

@@ -63,7 +63,7 @@ from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
 
-#: RULES.md S3: how many tiles leave the game before play, by player count.
+#: docs/rules.md S3: how many tiles leave the game before play, by player count.
 REMOVAL_COUNT: Final[dict[int, int]] = {2: 20, 3: 10, 4: 4, 5: 0}
 #: G3: passes allowed per game.
 MAX_PASSES: Final = 2
@@ -357,7 +357,7 @@ class GameState:
         """A state holding these facts; its lists and grounds are its own copies.
 
         The one way every state is made: :func:`new_game` (which checks a setup against
-        RULES.md S1–S4 first), :meth:`copy` and :func:`kerala.views.sample_state` call it. It
+        docs/rules.md S1–S4 first), :meth:`copy` and :func:`kerala.views.sample_state` call it. It
         trusts its arguments; ``grounds=None`` gives every seat its start grounds (S2).
         """
         self.colors = tuple(colors)
@@ -701,7 +701,7 @@ class GameState:
         return rank([s.total for s in self.scores()])
 
     def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may see (RULES.md I1, I2); ``None`` gives a watcher's public view."""
+        """What ``seat`` may see (docs/rules.md I1, I2); ``None`` gives a watcher's public view."""
         if seat is not None and not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not in this {self.n}-player game")
         # The bag count is public; under random removal it is only known once removal is done,
@@ -863,7 +863,7 @@ def new_game(
     seed: int | None = None,
     rng: random.Random | None = None,
 ) -> GameState:
-    """Set up a game (RULES.md S1–S4).
+    """Set up a game (docs/rules.md S1–S4).
 
     ``colors`` are the seats' colors in seat order (seat 0 holds the bag first). With
     ``removal="random"`` the state starts at the removal chance nodes; with ``"chosen"``,

@@ -1,6 +1,6 @@
 """Grounds as a compact text grid: what a person types to score a physical game.
 
-The same grounds as a ``kerala-grounds`` document (NOTATION.md), one token per cell, one line
+The same grounds as a ``kerala-grounds`` document (docs/notation.md), one token per cell, one line
 per row, in the tile codes the terminal game draws (docs/terminal.md, "Text grid")::
 
     # the worked example of the rulebook
@@ -179,7 +179,7 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def read_grid(text: str, tileset: TileSet | None = None) -> dict[str, Any]:
-    """The grounds document (NOTATION.md ``kerala-grounds``) of a text grid, fully checked.
+    """The grounds document (docs/notation.md ``kerala-grounds``) of a text grid, fully checked.
 
     Raises :class:`GridTextError` (with line and column) on any mistake.
     """
@@ -333,7 +333,7 @@ def read_grid(text: str, tileset: TileSet | None = None) -> dict[str, Any]:
             )
         passes = int(value)
 
-    # -- connection (RULES.md P2) ------------------------------------------------------------
+    # -- connection (docs/rules.md P2) ------------------------------------------------------------
     where = {s.at: s for s in stacks}
     seen = {first_stack.at}
     todo = [first_stack.at]

@@ -1,6 +1,6 @@
 """One player's festival grounds: stacks of tiles on cells, two elephants, passes used.
 
-Cells are ``(x, y)`` pairs in the public interface (RULES.md P6: x grows east, y grows south).
+Cells are ``(x, y)`` pairs in the public interface (docs/rules.md P6: x grows east, y grows south).
 Inside the engine a cell is one ``int`` *key* so that neighbours are one addition away and
 dictionaries hash small ints; :func:`key` and :func:`cell` convert.
 
@@ -127,7 +127,7 @@ def ring_mask(stacks: dict[CellKey, Stack] | set[CellKey], k: CellKey) -> int:
 
 
 def holes_of(stacks: dict[CellKey, Stack] | set[CellKey]) -> set[CellKey]:
-    """RULES.md SP2: the holes of a grounds, by the rule's words: the empty cells from which
+    """docs/rules.md SP2: the holes of a grounds, by the rule's words: the empty cells from which
     no path of orthogonally adjacent empty cells leads out of the grounds' bounding box.
 
     >>> sorted(cell(k) for k in holes_of({key(c) for c in [(0, 0), (1, 0), (2, 0), (0, 1),
@@ -159,7 +159,7 @@ def holes_of(stacks: dict[CellKey, Stack] | set[CellKey]) -> set[CellKey]:
 
 
 def sp2_move_makes_hole(stacks: dict[CellKey, Stack], src: CellKey, dst: CellKey) -> set[CellKey]:
-    """RULES.md SP2: the holes that moving the stack on ``src`` to ``dst`` would make (empty if
+    """docs/rules.md SP2: the holes that moving the stack on ``src`` to ``dst`` would make (empty if
     none): every hole after the move must have been one before it."""
     after = set(stacks)
     after.discard(src)
@@ -213,7 +213,7 @@ FrontierMask = int
 
 
 def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[CellKey], list[FrontierMask]]:
-    """RULES.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
+    """docs/rules.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
     a destination candidate), the sources, and for each source the frontier cells that are no
     destination for it (a :data:`FrontierMask`).
 
@@ -455,7 +455,7 @@ class Grounds:
 
     @classmethod
     def start(cls, color: Color) -> Grounds:
-        """RULES.md S2: the start tile at (0, 0) with both elephants on it."""
+        """docs/rules.md S2: the start tile at (0, 0) with both elephants on it."""
         k = key((0, 0))
         return cls(color, {k: ((START_TILES[color], None),)}, [k, k], 0)
 

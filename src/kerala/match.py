@@ -16,7 +16,7 @@ from kerala.bots import Bot
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
-#: Seat colors when none are given: the first n of RULES.md's colors.
+#: Seat colors when none are given: the first n of docs/rules.md's colors.
 DEFAULT_COLORS: Final = COLORS
 
 

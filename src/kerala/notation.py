@@ -1,4 +1,4 @@
-"""Game records and grounds documents (NOTATION.md): read, write, validate.
+"""Game records and grounds documents (docs/notation.md): read, write, validate.
 
 This module owns the JSON forms only; every rule question is asked of the engine
 (:mod:`kerala.game`, :mod:`kerala.scoring`). A reader replays a record through the rules and
@@ -246,7 +246,7 @@ def write_record(
     ``clock`` (the time control and its events) and ``times`` (seconds per decision, in order)
     are the optional clock fields of docs/notation.md.
     Randomly removed tiles are written only for a finished game (or when
-    ``include_removed=True``), never for a game in progress (RULES.md I2).
+    ``include_removed=True``), never for a game in progress (docs/rules.md I2).
     """
     seats = []
     for i, color in enumerate(state.colors):
@@ -558,7 +558,7 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
 
 
 def _check_result(state: GameState, result: object) -> None:
-    """NOTATION.md: ``total`` is authoritative. A score that lists ``removed_cells`` must list
+    """docs/notation.md: ``total`` is authoritative. A score that lists ``removed_cells`` must list
     a removal that SC1 allows, and its other fields must be what that removal gives, with the
     best total; without ``removed_cells`` only the fields that every best choice shares
     (``total``, ``missing``, ``standing``) are checked, since equally good choices can differ

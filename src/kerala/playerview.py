@@ -1,4 +1,4 @@
-"""The public picture of a game (RULES.md I1) as frozen values, and its drawing in text.
+"""The public picture of a game (docs/rules.md I1) as frozen values, and its drawing in text.
 
 :class:`PlayerView` and :class:`GroundsView` hold what anyone at the table may see and nothing
 else (I2). :meth:`kerala.game.GameState.view` builds them, and :mod:`kerala.views` turns them

@@ -1,4 +1,4 @@
-"""End-of-game scoring (RULES.md SC1–SC7) with the best choice of surplus areas.
+"""End-of-game scoring (docs/rules.md SC1–SC7) with the best choice of surplus areas.
 
 SC1 lets the player choose which area of each color stays. Only arches (SC4) tie the choices of
 two colors together, so the search is exact but small: per color, the areas linked by a scoring
@@ -32,7 +32,7 @@ ARCH_POINTS = 5
 
 @dataclass(frozen=True)
 class ScoreBreakdown:
-    """One player's score in NOTATION.md's field names."""
+    """One player's score in docs/notation.md's field names."""
 
     total: int
     surplus: int

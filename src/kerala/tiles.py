@@ -1,4 +1,4 @@
-"""Colors, tile kinds, tile types and tile sets (RULES.md "Components").
+"""Colors, tile kinds, tile types and tile sets (docs/rules.md "Components").
 
 A *tile type* is a color and a kind (``"green:e2"``, ``"blue:arch-black"``); tiles of one type
 are interchangeable, so the engine counts types, never physical tiles. Tile types are interned:
@@ -38,7 +38,7 @@ Edge = str
 
 COLORS: Final[tuple[Color, ...]] = ("blue", "black", "green", "red", "purple")
 EDGES: Final[tuple[Edge, ...]] = ("N", "E", "S", "W")
-#: RULES.md P6: x grows east, y grows south.
+#: docs/rules.md P6: x grows east, y grows south.
 EDGE_DELTA: Final[dict[Edge, tuple[int, int]]] = {
     "N": (0, -1),
     "E": (1, 0),
@@ -70,7 +70,7 @@ KIND_CHAR: Final[dict[str, str]] = {
     MOVE_ELEPHANT: "E",
     MOVE_TILE: "T",
 }
-#: The arrow of each edge an arch may face (RULES.md P6), as the terminal draws it.
+#: The arrow of each edge an arch may face (docs/rules.md P6), as the terminal draws it.
 ARROW: Final[dict[Edge, str]] = {"N": "^", "E": ">", "S": "v", "W": "<"}
 
 
@@ -218,7 +218,7 @@ class TileSet:
 
         Either ``per_color`` (counts per kind code; ``arch`` is the count of each arch) or
         ``counts`` (per tile type name) or both, ``counts`` overriding. Every one of the six
-        kinds must exist in every color (RULES.md Components); counts are whole numbers >= 0.
+        kinds must exist in every color (docs/rules.md Components); counts are whole numbers >= 0.
 
         >>> TileSet.from_json({"name": "x", "per_color": {"e1": 1}}).name  # doctest: +ELLIPSIS
         Traceback (most recent call last):

@@ -1,4 +1,4 @@
-"""What one player may see (RULES.md I1) and nothing they may not (I2).
+"""What one player may see (docs/rules.md I1) and nothing they may not (I2).
 
 A :class:`PlayerView` holds every public fact: all grounds (stacks, arch edges, elephants,
 passes), the display, the bag count, the tiles drawn so far, every decision taken, the tile set

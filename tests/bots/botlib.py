@@ -35,7 +35,7 @@ def midgame(players: int = 2, seed: int = 1, rounds: int = 12) -> GameState:
 
 
 def hidden_twin(state: GameState, seed: int = 99) -> GameState:
-    """A copy of ``state`` that differs only in what no player may see (RULES.md I2).
+    """A copy of ``state`` that differs only in what no player may see (docs/rules.md I2).
 
     The bag is shuffled differently and, under random removal, removed tiles are swapped
     with bag tiles of unplayed colors of another type.

@@ -1,7 +1,7 @@
 """Post-game analysis (issue 16): `kerala analyse` and kerala.bots.analysis.
 
 A record with a planted blunder (a pass that throws away ~10 evaluation points) is flagged;
-each decision is judged from its seat's view at the time (RULES.md I1, I2).
+each decision is judged from its seat's view at the time (docs/rules.md I1, I2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The `expert` bot (issue 16): spec, budget, hidden information (RULES.md I2), exact last round."""
+"""The `expert` bot (issue 16): spec, budget, hidden information (docs/rules.md I2), exact
+last round."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bots play legal decisions from the player's view only (RULES.md I1, I2), reproducibly."""
+"""Bots play legal decisions from the player's view only (docs/rules.md I1, I2), reproducibly."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Like chess perft files, the fixture pins the move generator down. For each game (a seed, the
 players' colors and a line policy) it stores the randomly removed tiles, every round's drawn
 tiles, and at every decision point the number of legal decisions and the decision taken (as
-NOTATION.md turn JSON, so a replay does not depend on the order of the legal list).
+docs/notation.md turn JSON, so a replay does not depend on the order of the legal list).
 
 Line policies: ``first`` always takes the first legal decision; ``random`` picks uniformly with
 ``random.Random(seed)``.

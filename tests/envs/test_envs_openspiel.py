@@ -12,7 +12,6 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import kerala.envs.openspiel  # noqa: F401 - registers python_kerala
 from kerala.envs.encoding import ACTIONS
-from kerala.envs.observations import observation_layout
 from kerala.envs.openspiel import KeralaState, resample
 from kerala.game import REMOVAL_COUNT
 from kerala.tiles import GAME_TILE_TYPES
@@ -44,9 +43,9 @@ def test_game_facts() -> None:
     assert game.num_distinct_actions() == ACTIONS.num_actions
     assert game.max_chance_outcomes() == len(GAME_TILE_TYPES)
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    size = observation_layout("compact", 2).size
-    assert game.information_state_tensor_shape() == [size]
-    assert game.observation_tensor_shape() == [size]
+    # Issue 13: the default layout, planes, is one CHW tensor reported with its dimensions.
+    assert game.information_state_tensor_shape() == [217, 16, 16]
+    assert game.observation_tensor_shape() == [217, 16, 16]
     # S3: 2 players start with 20 secret removals, then 2 display draws (G1): 22 chance nodes.
     state = game.new_initial_state()
     chance = 0

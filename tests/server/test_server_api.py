@@ -498,7 +498,7 @@ def test_follow_up_of_a_special_tile(client: TestClient) -> None:
 
 
 def test_full_game_result_record_and_replay(client: TestClient) -> None:
-    """SC1–SC7 in the result; the record replays (NOTATION.md) and carries removed tiles."""
+    """SC1–SC7 in the result; the record replays (docs/notation.md) and carries removed tiles."""
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
     final = play_to_end(client, gid, tok)

@@ -1,4 +1,4 @@
-"""RULES.md I2 on the server: no response, event, error or log line shows the bag order, the
+"""docs/rules.md I2 on the server: no response, event, error or log line shows the bag order, the
 randomly removed tiles or a seed; tokens are stored only hashed."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_i2_nothing_hidden_reaches_players_watchers_or_logs(
 
 
 def test_i2_removed_tiles_are_shown_once_the_game_is_over(client: TestClient) -> None:
-    """NOTATION.md: a finished game's record may carry the removed tiles."""
+    """docs/notation.md: a finished game's record may carry the removed tiles."""
     g = create(client, [{"name": "A", "color": "blue"}, {"name": "B", "color": "red"}])
     gid, tok = g["id"], tokens_of(g)
     game = client.get(f"/api/games/{gid}").json()

@@ -1,5 +1,5 @@
 """The hint route ("suggest a move"): best few legal decisions for the seat to move, from
-its own view only (RULES.md I1, I2), computed off the event loop, refused per docs/api.md."""
+its own view only (docs/rules.md I1, I2), computed off the event loop, refused per docs/api.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The score calculator reproduces RULES.md's worked example (000's 37 points) when the
+"""The score calculator reproduces docs/rules.md's worked example (000's 37 points) when the
 grounds are built by clicking, and imports, exports and refuses documents with messages."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 from webserver import PHONE, Server, shot
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "worked_example_37.json"
-# RULES.md "Worked example from 000": surplus −6, no missing color, 1 standing elephant,
+# docs/rules.md "Worked example from 000": surplus −6, no missing color, 1 standing elephant,
 # 2 arches +10, symbols blue 6, purple 11, black 3, green 8, red 4: total 37.
 EXPECTED = {
     "total": "+37",

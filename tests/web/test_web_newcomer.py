@@ -1,5 +1,6 @@
 """A newcomer's path: home page, one click to play against a bot, a whole game by clicking,
-the score sheet checked against the engine's score of the downloaded record (RULES.md SC1–SC7)."""
+the score sheet checked against the engine's score of the downloaded record
+(docs/rules.md SC1–SC7)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Bots: one :class:`Bot` protocol, a registry of bot specs, and the built-in bots.
 
-A bot sees only what a human player sees (RULES.md I1): a :class:`~kerala.views.PlayerView`
+A bot sees only what a human player sees (docs/rules.md I1): a :class:`~kerala.views.PlayerView`
 and the list of legal decisions. It never receives the game state, so it cannot read the bag
 order or the randomly removed tiles (I2).
 

@@ -1,7 +1,7 @@
 """Post-game analysis: every decision of a seat judged by the strongest bot, from its view.
 
 For each decision of the chosen seat(s) that had a choice, :func:`analyse` runs the ``expert``
-search (:mod:`kerala.bots.expert`) from **that seat's view at the time** (RULES.md I1; the bag
+search (:mod:`kerala.bots.expert`) from **that seat's view at the time** (docs/rules.md I1; the bag
 order and randomly removed tiles are never used, I2, even when the finished record knows them)
 and reports:
 

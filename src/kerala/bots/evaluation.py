@@ -1,6 +1,6 @@
 """The bots' position evaluation: how good one festival grounds is, with rounds still to come.
 
-Every player's score depends on their own grounds only (RULES.md SC1–SC6), so a position is
+Every player's score depends on their own grounds only (docs/rules.md SC1–SC6), so a position is
 judged grounds by grounds. :func:`evaluate` is the final score where the rules fix it, plus
 weighted guesses where the future can still change it:
 
@@ -204,12 +204,8 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
             for i, x in enumerate(feats):
                 if x:
                     v += (lin[i] + lin[m + i] * left) * x
-        return float(
-            symbols + arches + standing - 2 * surplus_tiles - 5 * missing + v * left
-        )
-    potential = (
-        w.arch_open * n_open + w.arch_cover * n_cover + w.mobility * n_reach + w.room * room
-    )
+        return float(symbols + arches + standing - 2 * surplus_tiles - 5 * missing + v * left)
+    potential = w.arch_open * n_open + w.arch_cover * n_cover + w.mobility * n_reach + w.room * room
     surplus_w = w.surplus_early + (1 - w.surplus_early) * (1 - left)
     missing_w = w.missing_early + (1 - w.missing_early) * (1 - left)
     return float(

@@ -1,13 +1,13 @@
 """The ``expert`` bot: the ``mcts`` search, tuned, with an exact search of the last round.
 
 ``expert`` is :class:`~kerala.bots.mcts.MCTSBot` (information-set MCTS from the player's view;
-hidden tiles are sampled with :func:`kerala.views.sample_state`, never read: RULES.md I2) with
+hidden tiles are sampled with :func:`kerala.views.sample_state`, never read: docs/rules.md I2) with
 these changes (their measured effect is in ``docs/bots.md``):
 
 - **Exact last round.** Once the last display is drawn (the bag is empty) nothing is hidden
   that can still matter, so the rest of the game is searched exactly: every remaining player of
   the round is assumed to take the option (a tile of the display, or a pass) that gives *their
-  own* best final score (RULES.md SC1–SC6, computed by :func:`kerala.scoring.score_grounds`,
+  own* best final score (docs/rules.md SC1–SC6, computed by :func:`kerala.scoring.score_grounds`,
   with the best follow-up of a special tile), in turn order; this player picks the decision
   with the best final rank, then the best margin over the best other player. A special tile's
   follow-up in the last round is the one with the best exact score. If the exact search runs

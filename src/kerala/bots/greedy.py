@@ -1,7 +1,7 @@
 """The ``greedy`` bot: the best decision by one-step look-ahead with a scoring-aware evaluation.
 
 Each legal decision is applied to a copy of the player's own grounds, rebuilt from the view
-(RULES.md I1: a bot sees nothing else), and the result is judged by
+(docs/rules.md I1: a bot sees nothing else), and the result is judged by
 :func:`kerala.bots.evaluation.evaluate`. A special tile is judged together with its best
 follow-up (SP1: every elephant move; SP2: the stack moves that join a stack to its color), so
 the bot takes a move-tile when it can rescue a surplus area. Ties are broken by the bot's

@@ -1,7 +1,7 @@
 """Hints: the best few decisions for a player's view, and post-game analysis of a record.
 
 :func:`suggest` backs the "suggest a move" button: it runs the ``mcts`` bot's search from the
-player's view (RULES.md I1; nothing hidden is used, I2) for ``budget`` seconds and returns the
+player's view (docs/rules.md I1; nothing hidden is used, I2) for ``budget`` seconds and returns the
 best ``k`` decisions with their estimated value, best first. The value is the search's
 estimated *win chance* (0–1; a shared first place counts 1/k). With ``budget=0`` it answers at
 once from the ``greedy`` evaluation instead, and the value is then in evaluation *points*

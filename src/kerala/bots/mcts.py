@@ -1,6 +1,6 @@
 """The ``mcts`` bot: information-set Monte Carlo tree search from a player's view.
 
-Hidden information (RULES.md I2) is never looked at: each iteration works on a
+Hidden information (docs/rules.md I2) is never looked at: each iteration works on a
 *determinization*, a full game state drawn at random consistently with the view
 (:func:`kerala.views.sample_state`; under random removal the removed tiles are redrawn from the
 unseen tiles of unplayed colors every iteration). The same tree is shared by all

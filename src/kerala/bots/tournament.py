@@ -12,7 +12,7 @@ the draw cancels out; from block to block the seat colors rotate too. Game ``i``
 determined by the tournament seed and ``i``: the backend, ``--jobs`` and the order in which
 games finish change nothing (bots with a time budget aside, whose search depends on speed).
 
-**Results.** Each finished game is one game record (NOTATION.md, ``players[].bot`` = the entry)
+**Results.** Each finished game is one game record (docs/notation.md, ``players[].bot`` = the entry)
 written atomically to ``OUT/records/game-NNNNN.json``. A run with the same ``OUT`` reads them
 back and plays only the games missing, so an interruption (Ctrl-C, kill) loses at most the
 games in flight and never plays a game twice. ``OUT/tournament.json`` holds the settings; a
@@ -115,7 +115,7 @@ def schedule(entries: Sequence[str], *, players: int, games: int, seed: int) -> 
 
 
 def play_scheduled(spec: GameSpec) -> dict[str, Any]:
-    """Play one scheduled game; its record (NOTATION.md) with timing, as a JSON-able dict."""
+    """Play one scheduled game; its record (docs/notation.md) with timing, as a JSON-able dict."""
     from kerala.bots import make_bot
     from kerala.match import play_game
     from kerala.notation import write_record

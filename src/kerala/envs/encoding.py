@@ -52,7 +52,7 @@ Observations (the ``full`` layout)
 (:mod:`kerala.envs.observations`). One flat ``float32`` vector of
 :attr:`ActionEncoding.obs_size` values in ``[0, 1]``, built from the observer's
 :class:`~kerala.views.PlayerView` only, so it cannot contain the bag order or randomly removed
-tiles (RULES.md I1, I2). Players are listed *relative to the observer*:
+tiles (docs/rules.md I1, I2). Players are listed *relative to the observer*:
 slot 0 is the observer, then clockwise; slots of absent players (fewer than 5) are zero.
 Named pieces, in order (:meth:`ActionEncoding.observation_pieces` gives each as a reshaped view):
 
@@ -140,7 +140,7 @@ def max_cells_for(tileset: TileSet) -> int:
     """The most cells one player's grounds can reach with ``tileset``, any player count.
 
     One start tile plus one cell per turn (a placement adds at most one cell; SP2 adds none);
-    a player has ``bag / players`` turns (RULES.md S3, S4, G2).
+    a player has ``bag / players`` turns (docs/rules.md S3, S4, G2).
     """
     total = tileset.total()
     return 1 + max((total - k) // n for n, k in REMOVAL_COUNT.items())

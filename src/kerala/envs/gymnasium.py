@@ -21,7 +21,7 @@ Importing this module registers ``kerala/Kerala-v0``:
   :mod:`kerala.envs.observations`); ``reward``: ``"rank"`` (default) or ``"margin"``.
 - **Spaces** ``Discrete(4368)`` actions, the encoding of :mod:`kerala.envs.encoding`;
   observations ``{"observation": float32 (size,), "action_mask": int8 (4368,)}`` from the
-  learner's point of view (RULES.md I1, never hidden information, I2).
+  learner's point of view (docs/rules.md I1, never hidden information, I2).
   ``env.unwrapped.action_masks()`` gives the mask too (sb3-contrib's convention) and
   ``env.unwrapped.layout.views(obs["observation"])`` the named pieces.
 - **Reproducible opponents** Bag draws (and the random removal, S3) come from the env's
@@ -128,7 +128,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
         if not 2 <= num_players <= 5:
-            raise ValueError(f"num_players must be 2..5 (RULES.md S1), got {num_players}")
+            raise ValueError(f"num_players must be 2..5 (docs/rules.md S1), got {num_players}")
         self.num_players = int(num_players)
         if isinstance(opponents, str):
             specs = [opponents] * (self.num_players - 1)

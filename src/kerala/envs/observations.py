@@ -402,6 +402,116 @@ def _sketch(f: npt.NDArray[np.float32]) -> StackSketch:
     return StackSketch(TILE_TYPES[f"{color}:{kind}"], edge, round(float(f[HEIGHT]) * MAX_CELLS))
 
 
+class PlanesLayout:
+    """The ``planes`` layout: the ``compact`` observation as one ``(C, W, W)`` tensor.
+
+    OpenSpiel reports a tensor's true dimensions only for an observer with a single piece
+    (chess: ``[20, 8, 8]``), so this layout puts every piece of ``compact`` into ``W × W``
+    planes, AlphaZero style. Channels, for ``n`` seated players (slot 0 = the observer):
+
+    - ``0 … 25n-1``: plane ``25 s + f`` is cell feature ``f`` of slot ``s``'s window (the
+      ``compact`` grounds planes);
+    - ``25n … 52n-1``: plane ``25n + 27 s + j`` is column ``j`` of slot ``s``'s overflow stack
+      rows: overflow row ``i`` lies at ``(i // W, i % W)``, positions ``M …`` are 0;
+    - ``52n …``: the ``n × 9`` player features, then display (45), unseen (45), phase (3) and
+      progress (2), each broadcast as a constant plane.
+
+    ``C = 61 n + 95`` (217 for 2 players: 55,552 values). Exact, as ``compact`` is: every
+    stack outside the window is an overflow row. Built from a ``compact`` vector, so both
+    always agree; :meth:`to_compact` reads one back.
+    """
+
+    name: Final = "planes"
+
+    def __init__(self, num_players: int) -> None:
+        self.compact = observation_layout("compact", num_players)
+        n = self.num_players = self.compact.num_players
+        self.window = WINDOW
+        self.grounds_planes = n * CELL_FEATURES
+        self.overflow_planes = n * ROW_FEATURES
+        self.features_at = self.compact.offsets["players"]
+        self.feature_planes = self.compact.size - self.features_at
+        self.channels = self.grounds_planes + self.overflow_planes + self.feature_planes
+        self.pieces: tuple[tuple[str, tuple[int, ...]], ...] = (
+            ("planes", (self.channels, WINDOW, WINDOW)),
+        )
+        self.size = self.channels * WINDOW * WINDOW
+        self.shape = (self.size,)
+        self._scratch = np.zeros(self.compact.size, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"PlanesLayout({self.num_players})"
+
+    def views(self, vector: Array) -> dict[str, Array]:
+        """The one piece, ``planes``, as a ``(C, W, W)`` view of ``vector`` (no copy)."""
+        return {"planes": vector.reshape(self.channels, WINDOW, WINDOW)}
+
+    def observation(self, state: GameState, seat: int) -> Array:
+        """A new observation vector of ``seat``."""
+        out = np.empty(self.size, dtype=np.float32)
+        self.fill(state, seat, out)
+        return out
+
+    def fill(self, state: GameState, seat: int, out: Array) -> None:
+        """Write the observation of ``seat`` into ``out`` (a float32 vector of ``size``)."""
+        self.compact.fill(state, seat, self._scratch)
+        self.from_compact(self._scratch, out)
+
+    def from_compact(self, vector: Array, out: Array) -> None:
+        """Lay a ``compact`` vector out as planes, into ``out``."""
+        v = self.compact.views(vector)
+        n = self.num_players
+        ww = WINDOW * WINDOW
+        planes = out.reshape(self.channels, ww)
+        g = self.grounds_planes
+        o = g + self.overflow_planes
+        planes[:g] = v["grounds"].reshape(g, ww)
+        rows = planes[g:o].reshape(n, ROW_FEATURES, ww)
+        rows[:, :, :MAX_CELLS] = v["overflow"].transpose(0, 2, 1)
+        rows[:, :, MAX_CELLS:] = 0.0
+        planes[o:] = vector[self.features_at :, None]
+
+    def to_compact(self, vector: Array) -> Array:
+        """The ``compact`` vector a planes vector was laid out from.
+
+        Raises :class:`ValueError` if a feature plane is not constant or an overflow plane
+        has values past row ``M``: such a tensor is no ``planes`` observation.
+        """
+        n = self.num_players
+        ww = WINDOW * WINDOW
+        planes = vector.reshape(self.channels, ww)
+        g = self.grounds_planes
+        o = g + self.overflow_planes
+        rows = planes[g:o].reshape(n, ROW_FEATURES, ww)
+        if rows[:, :, MAX_CELLS:].any():
+            raise ValueError("planes: an overflow plane has values past its 41 rows")
+        feats = planes[o:]
+        if not np.array_equal(feats, np.broadcast_to(feats[:, :1], feats.shape)):
+            raise ValueError("planes: a feature plane is not constant")
+        out = np.empty(self.compact.size, dtype=np.float32)
+        v = self.compact.views(out)
+        v["grounds"][...] = planes[:g].reshape(v["grounds"].shape)
+        v["overflow"][...] = rows[:, :, :MAX_CELLS].transpose(0, 2, 1)
+        out[self.features_at :] = feats[:, 0]
+        return out
+
+    def grounds_from(self, vector: Array) -> list[GroundsSketch]:
+        """Each player slot's grounds read back from a planes observation (see
+        :meth:`ObservationLayout.grounds_from`)."""
+        return self.compact.grounds_from(self.to_compact(vector))
+
+
+_PLANES_CACHE: dict[int, PlanesLayout] = {}
+
+
+def planes_layout(num_players: int) -> PlanesLayout:
+    """The ``planes`` layout for ``num_players`` players (shared instances; OpenSpiel only)."""
+    layout = _PLANES_CACHE.get(int(num_players))
+    if layout is None:
+        layout = _PLANES_CACHE[int(num_players)] = PlanesLayout(num_players)
+    return layout
+
+
 _TOTALS: dict[int, tuple[object, npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
 
 
@@ -481,7 +591,9 @@ __all__ = [
     "WINDOW",
     "GroundsSketch",
     "ObservationLayout",
+    "PlanesLayout",
     "StackSketch",
     "iter_layouts",
     "observation_layout",
+    "planes_layout",
 ]

@@ -48,15 +48,32 @@ import pyspiel
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.envs.encoding import ACTIONS, TILE_POSITION, check_reward, final_returns
-from kerala.envs.observations import LAYOUTS, ObservationLayout, observation_layout
+from kerala.envs.observations import (
+    LAYOUTS,
+    ObservationLayout,
+    PlanesLayout,
+    observation_layout,
+    planes_layout,
+)
 from kerala.game import REMOVAL_COUNT, GameState, Phase, new_game
 from kerala.tiles import COLORS, GAME_TILE_TYPES, TileType, load_tileset
 from kerala.views import sample_state
 
 SHORT_NAME: Final = "python_kerala"
+#: The layouts ``python_kerala`` offers: ``planes`` (OpenSpiel only) and every env layout.
+OPENSPIEL_LAYOUTS: Final = ("planes", *LAYOUTS)
+Layout = ObservationLayout | PlanesLayout
+
+
+def _layout(name: str, num_players: int) -> Layout:
+    if name == "planes":
+        return planes_layout(num_players)
+    return observation_layout(name, num_players)
+
+
 _DEFAULT_PARAMS: Final[dict[str, int | str]] = {
     "players": 2,
-    "observation": "compact",
+    "observation": "planes",
     "reward": "rank",
 }
 #: A bound on any score margin: a total lies in [-107, 207] (SC1 at most -2 per tile of 41
@@ -93,9 +110,10 @@ class KeralaGame(pyspiel.Game):  # type: ignore[misc]
         n = p["players"]
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
             raise ValueError(f"python_kerala: parameter 'players' must be 2..5, got {n!r}")
-        if p["observation"] not in LAYOUTS:
+        if p["observation"] not in OPENSPIEL_LAYOUTS:
             raise ValueError(
-                f"python_kerala: parameter 'observation' must be one of {', '.join(LAYOUTS)}, "
+                "python_kerala: parameter 'observation' must be one of "
+                f"{', '.join(OPENSPIEL_LAYOUTS)}, "
                 f"got {p['observation']!r}"
             )
         try:
@@ -116,7 +134,7 @@ class KeralaGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_GAME_TYPE, info, p)
         self.colors: tuple[str, ...] = COLORS[:n]
-        self.layout = observation_layout(str(p["observation"]), n)
+        self.layout: Layout = _layout(str(p["observation"]), n)
 
     def new_initial_state(self) -> KeralaState:
         return KeralaState(self)
@@ -127,12 +145,12 @@ class KeralaGame(pyspiel.Game):  # type: ignore[misc]
         layout = self.layout
         if params:
             unknown = sorted(set(params) - {"observation"})
-            if unknown or params.get("observation") not in LAYOUTS:
+            if unknown or params.get("observation") not in OPENSPIEL_LAYOUTS:
                 raise ValueError(
                     "python_kerala observers take only 'observation' "
-                    f"({', '.join(LAYOUTS)}), got {params}"
+                    f"({', '.join(OPENSPIEL_LAYOUTS)}), got {params}"
                 )
-            layout = observation_layout(params["observation"], self.num_players())
+            layout = _layout(params["observation"], self.num_players())
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return KeralaObserver(perfect_recall=recall, layout=layout)
 
@@ -271,7 +289,7 @@ class KeralaState(pyspiel.State):  # type: ignore[misc]
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < s.n:
             raise ValueError(f"python_kerala: no tensor for player {player!r} ({s.n} players)")
-        layout: ObservationLayout = self.get_game().layout
+        layout: Layout = self.get_game().layout
         return layout.observation(s, p)
 
     def information_state_key(self, player: int) -> str:
@@ -316,9 +334,9 @@ class KeralaObserver:
     """Fills one player's observation, in place, into :attr:`tensor` (one NumPy buffer;
     :attr:`dict` holds its pieces as views with their true shapes)."""
 
-    def __init__(self, perfect_recall: bool, layout: ObservationLayout | None = None) -> None:
+    def __init__(self, perfect_recall: bool, layout: Layout | None = None) -> None:
         self.perfect_recall = perfect_recall
-        self.layout = layout if layout is not None else observation_layout("compact", 2)
+        self.layout: Layout = layout if layout is not None else planes_layout(2)
         self.tensor: npt.NDArray[np.float32] = np.zeros(self.layout.size, np.float32)
         self.dict = self.layout.views(self.tensor)
 
@@ -335,4 +353,12 @@ class KeralaObserver:
 
 pyspiel.register_game(_GAME_TYPE, KeralaGame)
 
-__all__ = ["MARGIN_BOUND", "SHORT_NAME", "KeralaGame", "KeralaObserver", "KeralaState", "resample"]
+__all__ = [
+    "MARGIN_BOUND",
+    "OPENSPIEL_LAYOUTS",
+    "SHORT_NAME",
+    "KeralaGame",
+    "KeralaObserver",
+    "KeralaState",
+    "resample",
+]

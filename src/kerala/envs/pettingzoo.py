@@ -11,7 +11,7 @@
 >>> e.agent_selection
 'player_1'
 
-Agents are ``player_0 … player_{n-1}`` in seat order (seat 0 holds the bag first, RULES.md S1)
+Agents are ``player_0 … player_{n-1}`` in seat order (seat 0 holds the bag first, docs/rules.md S1)
 with colors ``blue, black, green, red, purple`` by default.
 
 - **Action space** ``Discrete(4368)``: the encoding of :mod:`kerala.envs.encoding`, the same
@@ -20,7 +20,7 @@ with colors ``blue, black, green, red, purple`` by default.
 - **Observation** ``observe(agent)`` → ``{"observation": float32 (size,), "action_mask":
   int8 (4368,)}``: a fresh vector in the layout ``observation=`` names (``"compact"`` by
   default, ``"flat"``, ``"graph"``, ``"full"``: :mod:`kerala.envs.observations`), from
-  ``agent``'s point of view (RULES.md I1), without hidden information (I2);
+  ``agent``'s point of view (docs/rules.md I1), without hidden information (I2);
   ``env.unwrapped.layout.views(vector)`` gives its named pieces. The mask is all zeros for an
   agent not on turn and once the game is over.
 - **Chance** Tile draws (random removal, S3, and each round's display, G1) happen inside the env
@@ -62,7 +62,7 @@ def _colors(num_players: int, colors: list[str] | None) -> list[str]:
     if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer):
         raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
     if not 2 <= num_players <= 5:
-        raise ValueError(f"num_players must be 2..5 (RULES.md S1), got {num_players}")
+        raise ValueError(f"num_players must be 2..5 (docs/rules.md S1), got {num_players}")
     if colors is None:
         return list(COLORS[: int(num_players)])
     if len(colors) != num_players:

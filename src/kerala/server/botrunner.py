@@ -2,7 +2,7 @@
 
 When the seat to move is a bot's, one task per game asks a worker pool for the bot's decision,
 then submits it like any player's (checked, committed, announced). A bot sees only its view and
-the legal decisions (RULES.md I1, I2). Thinking runs in worker *processes* by default, so an
+the legal decisions (docs/rules.md I1, I2). Thinking runs in worker *processes* by default, so an
 ``mcts`` bot searching in one game takes no time from the event loop that answers the others.
 
 **A bot seat to move always gets a runner, whoever commits the event that makes it so.** The

@@ -225,7 +225,7 @@ class Clock:
         )
 
     def to_wire(self, running: int | None) -> dict[str, Any]:
-        """What a client needs to show every seat's time (all public, RULES.md I2)."""
+        """What a client needs to show every seat's time (all public, docs/rules.md I2)."""
         return {
             **self.control.to_json(),
             "remaining": [round(x, 3) for x in self.remaining],

@@ -2,7 +2,7 @@
 
 The service (:mod:`kerala.server.service`) raises these errors; the routes turn them into
 responses in one place (:func:`kerala.server.errors.refusal`). Each error carries a short code
-and a message saying what was wrong; messages never carry hidden information (RULES.md I2) and
+and a message saying what was wrong; messages never carry hidden information (docs/rules.md I2) and
 show values as JSON (``"abc"``, ``[5, 5]``, ``true``), not as Python reprs.
 """
 

@@ -4,7 +4,7 @@ and the size limit on bodies.
 Every refusal is ``{"detail": message, "code": short code, ...}`` with a 4xx status (see
 docs/api.md). The game service raises domain errors (:mod:`kerala.server.domain`), which know no
 HTTP; :func:`refusal` gives each its status here, for the REST routes and the WebSocket alike.
-Messages say what was wrong and where; they never carry hidden information (RULES.md I2): they
+Messages say what was wrong and where; they never carry hidden information (docs/rules.md I2): they
 are built from the request and from public facts only.
 """
 

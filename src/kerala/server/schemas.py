@@ -1,7 +1,7 @@
 """Request and response models of the HTTP API (they make the OpenAPI document).
 
 The ladder follows full-stack-fastapi-template: ``GameCreate`` in, ``GameCreated`` and ``Game``
-out. Views, decisions and documents are the engine's JSON forms (NOTATION.md), typed here as
+out. Views, decisions and documents are the engine's JSON forms (docs/notation.md), typed here as
 open objects; the engine validates them.
 """
 
@@ -71,7 +71,7 @@ class GameCreate(_In):
 
 
 class DecisionSubmit(_In):
-    #: A decision in NOTATION.md's turn form; ``seat`` may be left out.
+    #: A decision in docs/notation.md's turn form; ``seat`` may be left out.
     decision: JSONObject
     #: The ``decision_number`` the client saw last: a JSON integer (not ``"0"``, not ``true``).
     expected: int = Field(ge=0, strict=True)
@@ -87,7 +87,7 @@ class HintAsk(_In):
 
 
 class Suggestion(BaseModel):
-    #: A legal decision of the seat, in NOTATION.md's turn form.
+    #: A legal decision of the seat, in docs/notation.md's turn form.
     decision: JSONObject
     #: Its estimated value: a win chance 0–1 (search), or evaluation points (budget 0).
     value: float

@@ -21,7 +21,7 @@ About 500 lines, on purpose: the game cache, its locks and the operations that m
 them belong together; what needs neither is elsewhere (``reads.py``, ``setup.py``, ``replay.py``,
 ``lobby.py``).
 
-Hidden information (RULES.md I2) stays here: draws come from the operating system's random
+Hidden information (docs/rules.md I2) stays here: draws come from the operating system's random
 source when due, the removed tiles live in ``games.hidden_removed``, and what leaves this module
 is built from :meth:`GameState.view` and public facts only.
 """
@@ -214,7 +214,7 @@ class GameService:
         return self.repo.events(game_id, since, count), count, False
 
     def record_parts(self, game_id: str) -> tuple[GameState, list[dict[str, Any]]]:
-        """A copy of the state and the players, for writing the record (NOTATION.md)."""
+        """A copy of the state and the players, for writing the record (docs/notation.md)."""
         with self.game_lock(game_id):
             live = self.load(game_id)
             players = [

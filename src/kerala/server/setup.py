@@ -1,7 +1,7 @@
 """Setting up a new game for the service: seats in bag order, the removal, the first display.
 
 Draws and removals come from the operating system's random source (:data:`SYSTEM_RANDOM`): no
-seed exists that could leak (RULES.md I2). Seat tokens are made here and kept only as hashes.
+seed exists that could leak (docs/rules.md I2). Seat tokens are made here and kept only as hashes.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ gives the state back, so any server process on the same database can continue an
 The bag's order is never stored: it does not exist. Each draw is made when it is due, from the
 operating system's random source, and stored as it happens. Under random removal the removed
 tiles are stored in ``games.hidden_removed``, which no response, event or log ever shows
-(RULES.md I2) until the game is over. Seat tokens are stored as SHA-256 hashes.
+(docs/rules.md I2) until the game is over. Seat tokens are stored as SHA-256 hashes.
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         load: Annotated[
             Path | None,
-            typer.Option(metavar="RECORD", help="continue a saved game record (NOTATION.md)"),
+            typer.Option(metavar="RECORD", help="continue a saved game record (docs/notation.md)"),
         ] = None,
         colors: Annotated[
             str | None,

@@ -1,7 +1,7 @@
 """Drawing for terminal play: grounds as a grid of cells, the display, status lines (Rich).
 
 Everything here draws from a :class:`~kerala.views.PlayerView` (public information only,
-RULES.md I1/I2) and never decides a rule. A cell is four characters wide plus one space, so a
+docs/rules.md I1/I2) and never decides a rule. A cell is four characters wide plus one space, so a
 grounds of 14 columns fits an 80-column terminal; bigger grounds are shown through a window.
 
 Every color is also written as a letter (``B`` blue, ``K`` black, ``G`` green, ``R`` red,
@@ -69,7 +69,7 @@ def tile_code(t: TileType) -> str:
 
 
 def tile_words(t: TileType) -> str:
-    """A tile's code and NOTATION.md name, e.g. ``G2 green:e2``."""
+    """A tile's code and docs/notation.md name, e.g. ``G2 green:e2``."""
     return f"{tile_code(t):<3} {t.name}"
 
 

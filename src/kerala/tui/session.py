@@ -5,7 +5,7 @@ decisions from their :class:`~kerala.views.PlayerView` (I1, I2), and asks humans
 :class:`~kerala.tui.turn.TurnBuilder`; it applies a turn only when it is complete. It also
 saves records (``save FILE``), continues them (:func:`load_session`), gives hints and shows the
 scoring pad at the end. Nothing it prints contains the bag, the randomly removed tiles or a
-seed (RULES.md I2).
+seed (docs/rules.md I2).
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ Answer with a number from the menu; the numbers are marked [n] on your grounds.
   h           hint: the bots' suggestions for this question
   t           the scores so far, as if the game ended now
   v           view every grounds again
-  save FILE   write the game record (NOTATION.md) to FILE
+  save FILE   write the game record (docs/notation.md) to FILE
   q           quit
-  {...}       type the whole turn as JSON (NOTATION.md turn form), for example
+  {...}       type the whole turn as JSON (the notation's turn form), e.g.
               {"take": "green:e2", "to": [1, 0], "from": [0, 0]}
 Nothing is applied until the turn is complete."""
 
@@ -352,7 +352,7 @@ class Session:
         self.console.print(table, markup=True, highlight=False)
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a NOTATION.md record (no randomly removed tiles mid-game, I2)."""
+        """The game so far as a docs/notation.md record (no randomly removed tiles mid-game, I2)."""
         players: list[dict[str, Any]] = []
         for s in self.seats:
             p: dict[str, Any] = {"name": s.name}

@@ -1,4 +1,4 @@
-"""Building one human turn from menu choices or a typed NOTATION.md turn.
+"""Building one human turn from menu choices or a typed docs/notation.md turn.
 
 A :class:`TurnBuilder` asks a series of questions (tile, target, elephant, arch edge, special
 follow-up) whose options all come from the engine's ``legal_decisions()``; it never decides a
@@ -105,7 +105,7 @@ class TurnBuilder:
         self._preview_legal: list[Decision] = []
         self._undo: list[tuple[_Choice, GameState | None, list[Decision]]] = []
         if state.phase == Phase.FOLLOW_UP:
-            # A loaded record may stop before a follow-up (NOTATION.md "follow_up": "pending").
+            # A loaded record may stop before a follow-up (docs/notation.md "follow_up": "pending").
             self._preview = state
             self._preview_legal = self.legal
             self._check_follow_up_possible()
@@ -384,7 +384,7 @@ class TurnBuilder:
     def typed(self, text: str) -> None:
         """Take a whole turn (or, after a placed special tile, its follow-up) typed as JSON.
 
-        The turn form of NOTATION.md: ``{"seat": 0, "take": "green:e2", "to": [1, 0],
+        The turn form of docs/notation.md: ``{"seat": 0, "take": "green:e2", "to": [1, 0],
         "from": [0, 0]}``, optionally with ``"move_elephant"``/``"move_stack"``; ``"seat"``
         may be left out. A placed special tile without a follow-up field asks for it next.
         """

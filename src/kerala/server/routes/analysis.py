@@ -7,7 +7,7 @@
   ``total`` decisions, and once done the ``analysis`` object (:mod:`kerala.bots.analysis`, the
   record's optional ``analysis`` field).
 
-Each decision is judged from its seat's view at the time (RULES.md I1, I2). The searches run
+Each decision is judged from its seat's view at the time (docs/rules.md I1, I2). The searches run
 one at a time in the bots' worker pool (never on the event loop), so that an analysis shares
 the workers fairly with the bots playing other games. Jobs live in this process's memory; a
 game's analysis is kept and handed out again for the same settings.
@@ -200,7 +200,7 @@ async def analyse_game(
 async def analyse_record(
     request: Request,
     bots: BotsDep,
-    doc: Annotated[dict[str, Any], Body(description="a game record (NOTATION.md)")],
+    doc: Annotated[dict[str, Any], Body(description="a game record (docs/notation.md)")],
     seat: SeatQuery = None,
     time: TimeQuery = DEFAULT_TIME,
 ) -> dict[str, Any]:

@@ -292,7 +292,7 @@ async def events(
 
 @router.get("/games/{game_id}/record", responses=ERRORS)
 async def record(game_id: GameIdDep, service: ServiceDep) -> Response:
-    """The game record (NOTATION.md); random removed tiles only once the game is over (I2)."""
+    """The game record (docs/notation.md); random removed tiles only once the game is over (I2)."""
     state, players = await run_in_threadpool(service.record_parts, game_id)
     clock, times = await run_in_threadpool(service.record_clock, game_id)
     doc = write_record(state, players, clock=clock, times=times)

@@ -2,7 +2,7 @@
 
 ``GET /api/rules`` gives the tile set, the tile kinds, the setup counts and the points, so the
 browser restates none of them. ``POST /api/rules/scores`` scores several grounds at once (the
-live score "if the game ended now" of every player, RULES.md SC1–SC6): public information
+live score "if the game ended now" of every player, docs/rules.md SC1–SC6): public information
 (I1), computed by the engine's scoring, never by the browser.
 """
 

@@ -124,7 +124,7 @@ def _check(doc: dict[str, Any], at: int | None) -> dict[str, Any]:
 
 @router.post("/records/check", response_model=RecordCheck, responses=ERRORS)
 async def check_record(
-    doc: Annotated[dict[str, Any], Body(description="a game record (NOTATION.md)")],
+    doc: Annotated[dict[str, Any], Body(description="a game record (docs/notation.md)")],
     at: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
 ) -> dict[str, Any]:
     """Replay a record through the rules; its decisions, and the position after ``at``."""

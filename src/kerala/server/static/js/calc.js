@@ -1,6 +1,6 @@
 // The score calculator for the physical game: build a grounds by clicking, see the scoring
 // pad update live (scored by the server's POST /api/score: the engine's rules, SC1–SC6),
-// import and export a grounds document (NOTATION.md), or paste a text grid (docs/terminal.md,
+// import and export a grounds document (docs/notation.md), or paste a text grid (docs/terminal.md,
 // "Text grid"), which the server reads (POST /api/grounds/from-text): one parser for all.
 
 import { h, api, toast, download } from "./ui.js";
@@ -330,7 +330,7 @@ export function mountCalc(root) {
     });
     io.append(
       h("h2", {}, "Grounds document"),
-      h("p", { class: "muted" }, "Import a document (NOTATION.md “kerala-grounds”) or save yours."),
+      h("p", { class: "muted" }, "Import a document (docs/notation.md “kerala-grounds”) or save yours."),
       ta,
       h(
         "div",
