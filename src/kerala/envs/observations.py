@@ -42,6 +42,9 @@ action encoding (cells sorted by ``(x, y)``). **graph** The ``flat`` rows as nod
 ``adjacency[p, d, i, j] = 1`` when stack ``j`` is the neighbour of stack ``i`` in direction
 ``d`` (``N E S W``): the dense, per-direction form that relational GNN layers take.
 
+**planes** (OpenSpiel only, :class:`PlanesLayout`): the ``compact`` values as one
+``(61 n + 95, W, W)`` tensor, non-spatial features broadcast as constant planes.
+
 **players** (per slot): color one-hot (5), passes used / 2, bag owner this round, already acted
 this round, to move now (``full`` puts a "present" flag first). **display**: tiles of each game
 tile type in the display / 5. **unseen**: tiles of each type neither drawn yet nor publicly

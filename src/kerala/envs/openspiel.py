@@ -9,7 +9,9 @@
 True
 
 - **Parameters** ``players`` (2–5, default 2); ``observation``, the tensor layout
-  (``"compact"`` default, ``"flat"``, ``"graph"``, ``"full"``: :mod:`kerala.envs.observations`);
+  (``"planes"`` default: one ``[C, 16, 16]`` tensor,
+  :class:`~kerala.envs.observations.PlanesLayout`; or ``"compact"``, ``"flat"``, ``"graph"``,
+  ``"full"``: :mod:`kerala.envs.observations`);
   ``reward``, ``"rank"`` (default) or ``"margin"``. Seats play ``blue, black, green, red,
   purple`` in that order, removal is random (RULES.md S3).
 - **Chance** Every tile leaving the bag is a chance node: first the tiles removed at random
@@ -22,8 +24,10 @@ True
   mean total of the others, in points (bounds ``±MARGIN_BOUND``).
 - **Observation tensor** the game's layout from the player's point of view, written in place
   into the observer's NumPy buffer (``make_observation(game).tensor``; ``.dict`` holds each
-  piece with its true dimensions). **Information state tensor**: the same vector. Kerala has
-  no private information, and the current public state (grounds, display, unseen tile
+  piece with its true dimensions). With ``planes`` that is a single piece, so
+  ``game.observation_tensor_shape()`` is the true ``[C, 16, 16]`` (``[217, 16, 16]`` for 2
+  players); other layouts report ``[size]``. **Information state tensor**: the same vector.
+  Kerala has no private information, and the current public state (grounds, display, unseen tile
   counts, passes, phase) is a sufficient statistic of the public history, but the tensor does
   not tell apart histories that lead to the same state; use the string for that.
 - **Observation string** the player's view (``kerala.views.PlayerView`` JSON without the
