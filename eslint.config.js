@@ -18,9 +18,4 @@ export default [
       "prefer-const": "error",
     },
   },
-  {
-    // calc.js belongs to the terminal/tools area; its one unused variable is left to its owner.
-    files: ["src/kerala/server/static/js/calc.js"],
-    rules: { "no-unused-vars": "warn" },
-  },
 ];

@@ -5,8 +5,9 @@
 
 import { h, api, toast, download } from "./ui.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
-import { COLORS, EDGES, allTileTypes, parseTile, tileWords, key, standardCount, edgeWord } from "./tiles.js";
+import { COLORS, EDGES, allTileTypes, parseTile, tileWords, key, standardCount, edgeWord, colorWord } from "./tiles.js";
 import { scoreSheet } from "./sheet.js";
+import { t } from "./i18n.js";
 
 export function mountCalc(root) {
   const st = {
@@ -37,7 +38,7 @@ export function mountCalc(root) {
 
   const used = () => {
     const n = new Map();
-    for (const s of st.stacks.values()) for (const t of s.tiles) n.set(t.split("@")[0], (n.get(t.split("@")[0]) || 0) + 1);
+    for (const s of st.stacks.values()) for (const tile of s.tiles) n.set(tile.split("@")[0], (n.get(tile.split("@")[0]) || 0) + 1);
     return n;
   };
 
@@ -65,32 +66,31 @@ export function mountCalc(root) {
     const k = key(c);
     const s = st.stacks.get(k);
     if (st.tool === "place") {
-      const t = parseTile(st.tile);
-      const name = t.archColor ? `${st.tile}@${st.edge}` : st.tile;
+      const name = parseTile(st.tile).archColor ? `${st.tile}@${st.edge}` : st.tile;
       if (s) s.tiles.push(name);
       else st.stacks.set(k, { at: [...c], tiles: [name] });
-      announce(`Placed ${tileWords(name)} at (${c[0]}, ${c[1]})`);
+      announce(t("calc.placed", { tile: tileWords(name), x: c[0], y: c[1] }));
     } else if (st.tool === "remove") {
       if (!s) return;
       if (s.tiles.length === 1 && parseTile(s.tiles[0]).kind === "start") {
-        toast("The start tile stays: it is the bottom of your grounds.");
+        toast(t("calc.startStays"));
         return;
       }
       const gone = s.tiles.pop();
       if (!s.tiles.length) st.stacks.delete(k);
       if (st.elephants && st.elephants.some((e) => !st.stacks.has(key(e)))) st.elephants = null;
-      announce(`Removed ${tileWords(gone)} from (${c[0]}, ${c[1]})`);
+      announce(t("calc.removed", { tile: tileWords(gone), x: c[0], y: c[1] }));
     } else if (st.tool === "turn") {
       if (!s) return;
       const top = s.tiles[s.tiles.length - 1];
-      const t = parseTile(top);
-      if (!t.archColor) {
-        toast("Only an arch tile can be turned.", "info");
+      const p = parseTile(top);
+      if (!p.archColor) {
+        toast(t("calc.onlyArch"), "info");
         return;
       }
-      const next = EDGES[(EDGES.indexOf(t.edge) + 1) % 4];
-      s.tiles[s.tiles.length - 1] = `${t.name}@${next}`;
-      announce(`The arch at (${c[0]}, ${c[1]}) now faces ${edgeWord(next)}`);
+      const next = EDGES[(EDGES.indexOf(p.edge) + 1) % 4];
+      s.tiles[s.tiles.length - 1] = `${p.name}@${next}`;
+      announce(t("calc.turned", { x: c[0], y: c[1], edge: edgeWord(next) }));
     }
     changed();
   };
@@ -100,7 +100,7 @@ export function mountCalc(root) {
 
   const box = h("div", { class: "grounds-box mine calc", id: "calc-grounds" });
   const side = h("div", { id: "calc-score" });
-  const palette = h("div", { class: "palette", role: "group", "aria-label": "tiles" });
+  const palette = h("div", { class: "palette", role: "group", "aria-label": t("calc.tilesAria") });
   const toolsBox = h("div", { class: "tools" });
   const settings = h("div", { class: "row" });
   const io = h("div", {});
@@ -110,11 +110,11 @@ export function mountCalc(root) {
     h(
       "div",
       { class: "calc-page" },
-      h("h1", {}, "Score calculator"),
+      h("h1", {}, t("calc.title")),
       h(
         "p",
         { class: "muted" },
-        "Rebuild your festival grounds from the table: pick a tile, then click a cell (a tile on a tile makes a stack). The scoring pad updates as you build.",
+        t("calc.intro"),
       ),
       live,
       h(
@@ -124,7 +124,7 @@ export function mountCalc(root) {
         h(
           "div",
           {},
-          h("div", { class: "panel" }, h("h2", {}, "Scoring pad"), side),
+          h("div", { class: "panel" }, h("h2", {}, t("calc.pad")), side),
           h("div", { class: "panel" }, gridIo),
           h("div", { class: "panel" }, io),
         ),
@@ -132,7 +132,6 @@ export function mountCalc(root) {
     ),
   );
 
-  let pz = null;
   let keepVb = null;
   function render() {
     // settings
@@ -140,7 +139,7 @@ export function mountCalc(root) {
       h(
         "label",
         {},
-        "Your color",
+        t("calc.color"),
         h(
           "select",
           {
@@ -153,13 +152,13 @@ export function mountCalc(root) {
               changed();
             },
           },
-          COLORS.map((c) => h("option", { value: c, selected: c === st.color }, c)),
+          COLORS.map((c) => h("option", { value: c, selected: c === st.color }, colorWord(c))),
         ),
       ),
       h(
         "label",
         {},
-        "Passes used",
+        t("calc.passes"),
         h(
           "select",
           {
@@ -180,7 +179,7 @@ export function mountCalc(root) {
           st.elephants = null;
           changed();
         },
-      }, "Start over"),
+      }, t("calc.clear")),
     );
     // tools
     const toolBtn = (id, label) =>
@@ -200,13 +199,13 @@ export function mountCalc(root) {
       );
     const isArch = !!parseTile(st.tile).archColor;
     toolsBox.replaceChildren(
-      toolBtn("place", "Place tile"),
-      toolBtn("remove", "Remove top tile"),
-      toolBtn("turn", "Turn an arch"),
+      toolBtn("place", t("calc.toolPlace")),
+      toolBtn("remove", t("calc.toolRemove")),
+      toolBtn("turn", t("calc.toolTurn")),
       h(
         "span",
-        { class: "row", role: "group", "aria-label": "arch edge" },
-        h("span", { class: "muted" }, "Arch faces:"),
+        { class: "row", role: "group", "aria-label": t("calc.edgeAria") },
+        h("span", { class: "muted" }, t("calc.archFaces")),
         EDGES.map((e) =>
           h(
             "button",
@@ -216,13 +215,13 @@ export function mountCalc(root) {
               "data-edge": e,
               "aria-pressed": String(st.edge === e),
               disabled: !isArch,
-              title: `arch faces ${edgeWord(e)}`,
+              title: t("calc.edgeTip", { edge: edgeWord(e) }),
               onclick: () => {
                 st.edge = e;
                 render();
               },
             },
-            e,
+            t(`calc.edgeShort.${e}`),
           ),
         ),
       ),
@@ -230,24 +229,24 @@ export function mountCalc(root) {
     // palette
     const counts = used();
     palette.replaceChildren(
-      ...allTileTypes().map((t) => {
-        const left = standardCount(t) - (counts.get(t) || 0);
+      ...allTileTypes().map((tile) => {
+        const left = standardCount(tile) - (counts.get(tile) || 0);
         return h(
           "button",
           {
             type: "button",
             class: "tile-btn",
-            "data-tile": t,
-            "aria-pressed": String(st.tile === t),
-            title: `${tileWords(t)} (${left} left in the box)`,
-            "aria-label": `${tileWords(t)}, ${left} left`,
+            "data-tile": tile,
+            "aria-pressed": String(st.tile === tile),
+            title: t("calc.tileTip", { tile: tileWords(tile), n: left }),
+            "aria-label": t("calc.tileAria", { tile: tileWords(tile), n: left }),
             onclick: () => {
-              st.tile = t;
+              st.tile = tile;
               st.tool = "place";
               render();
             },
           },
-          tileSvg(t, 40, { edge: st.edge }),
+          tileSvg(tile, 40, { edge: st.edge }),
         );
       }),
     );
@@ -262,21 +261,21 @@ export function mountCalc(root) {
       clickStacks: true,
       removed,
       pad: 0.1,
-      label: "your festival grounds (calculator)",
+      label: t("calc.groundsLabel"),
     });
     box.replaceChildren(svg);
-    pz = panZoom(svg, box);
+    panZoom(svg, box);
     if (keepVb) svg.setAttribute("viewBox", keepVb);
     // score
     if (st.error) side.replaceChildren(h("div", { class: "error-box", id: "calc-error" }, st.error));
     else if (st.result)
       side.replaceChildren(
-        scoreSheet([{ name: "Your grounds", color: st.color }], [st.result], null, [d]),
+        scoreSheet([{ name: t("calc.yourGrounds"), color: st.color }], [st.result], null, [d]),
         removed.length
-          ? h("p", { class: "muted" }, `Crossed out: surplus cells removed (SC1), −2 per tile.`)
+          ? h("p", { class: "muted" }, t("calc.crossed"))
           : "",
       );
-    else side.replaceChildren(h("p", { class: "muted" }, "Scoring…"));
+    else side.replaceChildren(h("p", { class: "muted" }, t("calc.scoring")));
     // import / export
     if (!io.firstChild) buildIo();
     if (!gridIo.firstChild) buildGridIo();
@@ -286,7 +285,7 @@ export function mountCalc(root) {
   function buildGridIo() {
     const ta = h("textarea", {
       id: "calc-grid",
-      "aria-label": "text grid of your grounds",
+      "aria-label": t("calc.gridAria"),
       spellcheck: "false",
       rows: "6",
       placeholder: "Bs@ B3 B2\nP^b P3 G1z\n.   .  B1/G1",
@@ -297,27 +296,27 @@ export function mountCalc(root) {
       try {
         const r = await api("POST", "/api/grounds/from-text", { text: ta.value });
         ta.value = r.text;
-        loadDoc(r.grounds, "Text grid read.");
+        loadDoc(r.grounds, t("calc.gridRead"));
       } catch (e) {
         err.textContent = e.message;
         err.hidden = false;
       }
     };
     gridIo.append(
-      h("h2", {}, "Text grid"),
+      h("h2", {}, t("calc.gridTitle")),
       h(
         "p",
         { class: "muted" },
-        "Or type your grounds as text, one cell per token, a row per line: G2, R>k (an arch and the edge it faces), B1/G1 (a stack, bottom to top), . (empty), @ or z after a cell for a standing or lying elephant.",
+        t("calc.gridHelp"),
       ),
       ta,
       err,
-      h("div", { class: "row" }, h("button", { type: "button", id: "calc-grid-read", onclick: read }, "Read the text grid")),
+      h("div", { class: "row" }, h("button", { type: "button", id: "calc-grid-read", onclick: read }, t("calc.gridButton"))),
     );
   }
 
   function buildIo() {
-    const ta = h("textarea", { id: "calc-doc", "aria-label": "grounds document (JSON)", spellcheck: "false" });
+    const ta = h("textarea", { id: "calc-doc", "aria-label": t("calc.docAria"), spellcheck: "false" });
     const file = h("input", {
       type: "file",
       accept: ".json,application/json",
@@ -329,16 +328,16 @@ export function mountCalc(root) {
       },
     });
     io.append(
-      h("h2", {}, "Grounds document"),
-      h("p", { class: "muted" }, "Import a document (docs/notation.md “kerala-grounds”) or save yours."),
+      h("h2", {}, t("calc.docTitle")),
+      h("p", { class: "muted" }, t("calc.docHelp")),
       ta,
       h(
         "div",
         { class: "row" },
-        h("button", { type: "button", id: "calc-import", onclick: () => load(ta.value) }, "Import from the text"),
-        h("button", { type: "button", onclick: () => file.click() }, "Open file…"),
+        h("button", { type: "button", id: "calc-import", onclick: () => load(ta.value) }, t("calc.import")),
+        h("button", { type: "button", onclick: () => file.click() }, t("calc.open")),
         file,
-        h("button", { type: "button", id: "calc-export", onclick: () => download("grounds.json", doc()) }, "Download"),
+        h("button", { type: "button", id: "calc-export", onclick: () => download("grounds.json", doc()) }, t("calc.download")),
       ),
     );
     file.style.display = "none";
@@ -355,23 +354,23 @@ export function mountCalc(root) {
     try {
       d = JSON.parse(text);
     } catch (e) {
-      toast(`Not JSON: ${e.message}`);
+      toast(t("calc.notJson", { error: e.message }));
       return;
     }
-    loadDoc(d, "Grounds imported.");
+    loadDoc(d, t("calc.imported"));
   }
 
   function loadDoc(d, message) {
-    const bad = (m) => toast(`Cannot import: ${m}`);
-    if (!d || d.format !== "kerala-grounds") return bad(`"format" must be "kerala-grounds"`);
-    if (!COLORS.includes(d.color)) return bad(`"color" must be one of ${COLORS.join(", ")}`);
-    if (!Array.isArray(d.stacks) || !d.stacks.length) return bad(`"stacks" must be a non-empty list`);
+    const bad = (m) => toast(t("calc.cannot", { reason: m }));
+    if (!d || d.format !== "kerala-grounds") return bad(t("calc.bad.format"));
+    if (!COLORS.includes(d.color)) return bad(t("calc.bad.color", { colors: COLORS.join(", ") }));
+    if (!Array.isArray(d.stacks) || !d.stacks.length) return bad(t("calc.bad.stacks"));
     const stacks = new Map();
     for (const [i, s] of d.stacks.entries()) {
       if (!s || !Array.isArray(s.at) || s.at.length !== 2 || !s.at.every(Number.isInteger))
-        return bad(`stacks[${i}].at must be a cell [x, y]`);
-      if (!Array.isArray(s.tiles) || !s.tiles.length || !s.tiles.every((t) => typeof t === "string"))
-        return bad(`stacks[${i}].tiles must be a non-empty list of tile names`);
+        return bad(t("calc.bad.at", { i }));
+      if (!Array.isArray(s.tiles) || !s.tiles.length || !s.tiles.every((x) => typeof x === "string"))
+        return bad(t("calc.bad.tiles", { i }));
       stacks.set(key(s.at), { at: [...s.at], tiles: [...s.tiles] });
     }
     st.color = d.color;

@@ -7,16 +7,9 @@
 // `remaining - (server now - since)` and counts down four times a second.
 // A seat whose time ran out is played by a bot; its own player gets a "Take my seat back"
 // button (POST /api/games/{id}/seats/{seat}/back with the seat's token).
+// Its words come from the catalogues (static/i18n/<lang>.json, keys clock.*).
 
-const LABELS = {
-  en: { back: "Take my seat back", bot: "bot", out: "time ran out — a bot plays", clock: "Clocks" },
-  de: { back: "Platz zurücknehmen", bot: "Bot", out: "Zeit abgelaufen — ein Bot spielt", clock: "Uhren" },
-};
-
-function words() {
-  const lang = (document.documentElement.lang || "en").slice(0, 2);
-  return LABELS[lang] || LABELS.en;
-}
+import { t } from "./i18n.js";
 
 /** Seconds as `m:ss`, `h:mm:ss`, or days and hours for a correspondence clock. */
 export function formatClock(sec) {
@@ -56,7 +49,7 @@ export function mountClock(root, { id, token, onGame }) {
   box.className = "clock";
   box.hidden = true;
   box.setAttribute("role", "timer");
-  box.setAttribute("aria-label", words().clock);
+  box.setAttribute("aria-label", t("clock.label"));
   root.prepend(box);
   let offset = 0; // server clock minus this page's clock, in ms
   let game = null;
@@ -86,7 +79,6 @@ export function mountClock(root, { id, token, onGame }) {
     }
     box.hidden = false;
     const now = Date.now() + offset;
-    const w = words();
     const rows = game.players.map((p, i) => {
       const row = document.createElement("span");
       row.className = "clock-seat" + (c.running === i ? " running" : "") + (p.kind === "bot" ? " bot" : "");
@@ -95,7 +87,7 @@ export function mountClock(root, { id, token, onGame }) {
       if (left < 10 && c.running === i) row.classList.add("low");
       const name = document.createElement("span");
       name.className = "clock-name";
-      name.textContent = p.name + (p.kind === "bot" && p.handed_to_bot ? ` (${w.bot})` : "");
+      name.textContent = p.name + (p.kind === "bot" && p.handed_to_bot ? ` (${t("clock.bot")})` : "");
       const time = document.createElement("span");
       time.className = "clock-time";
       time.textContent = formatClock(left);
@@ -104,8 +96,8 @@ export function mountClock(root, { id, token, onGame }) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = "clock-back";
-        b.textContent = w.back;
-        b.title = w.out;
+        b.textContent = t("clock.back");
+        b.title = t("clock.out");
         b.onclick = () => takeBack(i);
         row.append(" ", b);
       }
