@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -27,7 +28,9 @@ def test_gymnasium_check_env_with_warnings_as_errors(n: int, opponents: str) -> 
         check_env(env.unwrapped)
 
 
-def _episode(env: gymnasium.Env, seed: int, policy_seed: int) -> tuple[list[int], float, dict]:
+def _episode(
+    env: gymnasium.Env[Any, Any], seed: int, policy_seed: int
+) -> tuple[list[int], float, dict[str, Any]]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(policy_seed)
     actions: list[int] = []
@@ -54,7 +57,9 @@ def test_full_episode_against_greedy_bots() -> None:
     higher = sum(t > totals[0] for t in totals)
     assert reward == pytest.approx((lower - higher) / 2)
     assert info["rank"] == 1 + higher
-    assert not env.unwrapped.action_masks().any()
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, KeralaEnv)
+    assert not unwrapped.action_masks().any()
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 

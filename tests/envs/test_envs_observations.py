@@ -12,7 +12,7 @@ from envlib import decision_states
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kerala.actions import Place
+from kerala.actions import Decision, Place
 from kerala.envs.encoding import ACTIONS
 from kerala.envs.observations import (
     LAYOUTS,
@@ -169,6 +169,7 @@ def long_games(seed: int) -> Iterator[GameState]:
             s.advance_chance()
             continue
         legal = s.legal_decisions()
+        d: Decision
         if s.current_player == 0:
             places = [d for d in legal if type(d) is Place]
             if places:
@@ -210,7 +211,9 @@ def line_state(cells: list[tuple[int, int]], rng: random.Random) -> GameState:
     stacks = []
     for i, c in enumerate(cells):
         height = rng.randint(1, 4)
-        tiles = [(rng.choice(GAME_TILE_TYPES), None) for _ in range(height)]
+        tiles: list[tuple[TileType, str | None]] = [
+            (rng.choice(GAME_TILE_TYPES), None) for _ in range(height)
+        ]
         top = rng.choice(GAME_TILE_TYPES) if i else START_TILES["blue"]
         tiles[-1] = (top, rng.choice(EDGES) if top.is_arch else None)
         stacks.append((c, tiles))

@@ -56,7 +56,9 @@ def test_gymnasium_check_env_for_each_layout(layout: str) -> None:
             "kerala/Kerala-v0", num_players=3, opponents="random", observation=layout
         )
         check_env(env.unwrapped)
-        assert env.observation_space["observation"].shape == (observation_layout(layout, 3).size,)
+        space = env.observation_space
+        assert isinstance(space, gymnasium.spaces.Dict)
+        assert space["observation"].shape == (observation_layout(layout, 3).size,)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -179,9 +181,9 @@ def test_gymnasium_margin_reward_and_openspiel_margin_returns() -> None:
 )
 def test_bad_layout_or_reward_is_refused(kwargs: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        KeralaEnv(num_players=2, **kwargs)  # type: ignore[arg-type]
+        KeralaEnv(num_players=2, **kwargs)
     with pytest.raises(ValueError, match=message):
-        raw_env(num_players=2, **kwargs)  # type: ignore[arg-type]
+        raw_env(num_players=2, **kwargs)  # type: ignore[arg-type]  # a **dict may fill any keyword
 
 
 # -- reproducible opponents --------------------------------------------------------------
