@@ -587,8 +587,11 @@ def test_issue14_simulate_progress_moves_every_second_with_eta() -> None:
 
 
 def test_issue14_simulate_progress_moves_per_finished_game() -> None:
-    # Slow games: the count moves by the games just finished (two workers), not by batches.
-    seen, _ = _progress_counts(["simulate", "--games", "8", "--jobs", "2", "--bots", "greedy"], 8)
+    # Games slower than the bar's refresh (a searching bot, seconds per game): the count moves
+    # by the games just finished (at most one per worker), not by batches. (Fast games may
+    # finish several per refresh: then the bar moves once a second, the test above.)
+    args = ["simulate", "--games", "6", "--jobs", "2", "--bots", "mcts:time=0.02"]
+    seen, _ = _progress_counts(args, 6)
     counts = sorted(set(c for _, c in seen))
     assert counts[0] == 0
     steps = [b - a for a, b in itertools.pairwise(counts)]
