@@ -232,6 +232,8 @@ class Clock:
             "running": running if self.since is not None else None,
             "since": None if self.since is None else self.since.isoformat(),
             "deadline": None if (d := self.deadline(running)) is None else d.isoformat(),
+            # Timeouts and take-backs, as the record lists them: the game log shows them.
+            "events": list(self.log),
         }
 
 
