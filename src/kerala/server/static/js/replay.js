@@ -1,18 +1,19 @@
 // The replay viewer: steps through a finished game of this server, or any record file the
 // user opens. The server replays through the rules (one place for the rules); this page asks
 // it for the position after K decisions and draws it. It opens at the start; the arrow keys
-// step; each step's change is outlined; any grounds can be enlarged.
+// step; each step's change is outlined; any grounds can be enlarged. A timed game's clock
+// events (a seat's time ran out, its player took it back) are told at the step they followed.
 
 import { h, api } from "./ui.js";
 import { t } from "./i18n.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
-import { decisionWords, decisionCells } from "./words.js";
+import { decisionWords, decisionCells, clockWords } from "./words.js";
 import { scoreSheet, colorVar } from "./sheet.js";
 import { mountAnalysis } from "./analysis.js";
 import { colorWord } from "./tiles.js";
 
 export function mountReplay(root, { game }) {
-  const st = { source: null, players: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null, zoom: null };
+  const st = { source: null, players: [], events: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null, zoom: null };
   const page = h("div", { class: "replay-page" });
   root.append(page);
 
@@ -59,6 +60,7 @@ export function mountReplay(root, { game }) {
       const g = await api("GET", `/api/games/${encodeURIComponent(id)}`);
       st.source = { kind: "game", id };
       st.players = g.players;
+      st.events = (g.clock && g.clock.events) || [];
       st.total = g.decision_number;
       st.cache.clear();
       await go(0);
@@ -81,6 +83,7 @@ export function mountReplay(root, { game }) {
       const r = await api("POST", "/api/records/check?at=0", record);
       st.source = { kind: "record", record, name };
       st.players = r.players;
+      st.events = (record.clock && Array.isArray(record.clock.events) && record.clock.events) || [];
       st.total = r.decision_number;
       st.cache.clear();
       st.cache.set(0, r);
@@ -129,6 +132,14 @@ export function mountReplay(root, { game }) {
     return box;
   }
 
+  /** The clock's events after this step's decision (a timeout, a take-back), or nothing. */
+  function clockNote(names) {
+    const here = st.events.filter((e) => e.at === st.at);
+    if (!here.length) return null;
+    const text = here.map((e) => clockWords(e, names[e.seat] ?? t("words.seat", { n: e.seat + 1 }))).join(" · ");
+    return h("p", { id: "replay-clock", class: "clock-event", "aria-live": "polite" }, text);
+  }
+
   function render() {
     const head = h(
       "section",
@@ -164,6 +175,7 @@ export function mountReplay(root, { game }) {
             h("span", { id: "replay-at" }, `${st.at} / ${st.total}`),
           ),
           h("p", { id: "replay-decision", "aria-live": "polite" }, d ? decisionWords(d, names[d.seat] ?? t("words.seat", { n: d.seat + 1 })) : t("replay.start")),
+          clockNote(names),
           h("p", { class: "muted" }, t("replay.keys")),
           h("div", { class: "row" }, h("span", {}, t("replay.where", { round: v.round + 1, bag: v.bag_count })), h("span", { class: "display" }, v.display.map((x) => tileSvg(x, 40)))),
         ),

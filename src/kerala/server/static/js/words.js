@@ -35,17 +35,46 @@ export function decisionCells(d) {
   return [];
 }
 
-/** Log lines from a view's `decisions` ([{drawn, turns}]) and the players' names. */
-export function logLines(rounds, names) {
+/** A bot level in words: the catalogue's word, else the level's own name. */
+export function levelWords(name) {
+  const key = `level.${name}`;
+  return t(key) === key ? String(name) : t(key);
+}
+
+/** A clock event of the game (`{at, seat, kind: "timeout", bot}` or `{at, seat, kind: "back"}`,
+ * docs/notation.md "Clock fields") in words. */
+export function clockWords(e, name) {
+  if (e.kind === "timeout") return t("words.timeout", { name, bot: levelWords(e.bot) });
+  if (e.kind === "back") return t("words.back", { name });
+  return `${name}: ${JSON.stringify(e)}`;
+}
+
+/** Log lines from a view's `decisions` ([{drawn, turns}]), the players' names and the clock's
+ * events (a timed game's `clock.events`): each event's line comes after `at` decisions. */
+export function logLines(rounds, names, clockEvents = []) {
   const out = [];
+  const nameOf = (seat) => names[seat] ?? t("words.seat", { n: seat + 1 });
+  const events = [...clockEvents].sort((a, b) => a.at - b.at);
+  let next = 0;
+  let done = 0; // decisions listed so far
+  const eventsUpTo = (k) => {
+    for (; next < events.length && events[next].at <= k; next++) {
+      const e = events[next];
+      out.push({ seat: e.seat, clock: e.kind, text: clockWords(e, nameOf(e.seat)) });
+    }
+  };
   rounds.forEach((r, i) => {
     out.push({
       round: true,
       text: t("words.round", { n: i + 1, tiles: r.drawn.map(tileWords).join(", ") || t("words.nothing") }),
     });
-    for (const d of r.turns)
-      out.push({ seat: d.seat, cells: decisionCells(d), text: decisionWords(d, names[d.seat] ?? t("words.seat", { n: d.seat + 1 })) });
+    for (const d of r.turns) {
+      eventsUpTo(done);
+      out.push({ seat: d.seat, cells: decisionCells(d), text: decisionWords(d, nameOf(d.seat)) });
+      done += 1;
+    }
   });
+  eventsUpTo(Infinity);
   return out;
 }
 

@@ -286,7 +286,8 @@ export function renderer(st, page, ui) {
 
   function logPanel() {
     const g = st.game;
-    const lines = logLines(g.view.decisions, g.players.map((p) => p.name));
+    // A timed game's timeouts and take-backs (the clock's events) stand among the decisions.
+    const lines = logLines(g.view.decisions, g.players.map((p) => p.name), (g.clock && g.clock.events) || []);
     const highlight = (l, on) => {
       for (const svg of page.querySelectorAll(`.grounds-box[data-seat="${l.seat}"] svg.grounds-svg`)) {
         for (const old of svg.querySelectorAll(".hl-ring")) old.remove();
@@ -299,7 +300,7 @@ export function renderer(st, page, ui) {
       lines.map((l) =>
         h(
           "li",
-          { class: l.round ? "round muted" : "", "data-seat": l.seat ?? null, onmouseenter: () => highlight(l, true), onmouseleave: () => highlight(l, false), onfocus: () => highlight(l, true), onblur: () => highlight(l, false), tabindex: l.round ? null : "-1" },
+          { class: l.round ? "round muted" : l.clock ? "clock-event" : "", "data-seat": l.seat ?? null, onmouseenter: () => highlight(l, true), onmouseleave: () => highlight(l, false), onfocus: () => highlight(l, true), onblur: () => highlight(l, false), tabindex: l.round ? null : "-1" },
           l.text,
         ),
       ),
