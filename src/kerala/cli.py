@@ -35,7 +35,7 @@ from kerala.errors import KeralaError, NotationError
 from kerala.game import Phase, new_game
 from kerala.gridtext import looks_like_json, parse_grid
 from kerala.grounds import Grounds
-from kerala.notation import read_grounds, read_record, write_record
+from kerala.notation import plain_record, read_grounds, read_record, write_record
 from kerala.scoring import ScoreBreakdown, score_grounds
 from kerala.tiles import COLORS
 
@@ -366,6 +366,40 @@ def record_check(
             )
     if bad:
         raise typer.Exit(1)
+
+
+# -- record plain ------------------------------------------------------------------------
+
+
+@record_app.command("plain")
+def record_plain(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="a game record (docs/notation.md); - for stdin")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="write the plain record here (default: print it)"),
+    ] = None,
+) -> None:
+    """The record without its optional fields (clock, times, analysis), for older readers."""
+    if out is not None and out.is_dir():
+        fail(f"--out {out}: is a folder; give a file name")
+    label = _file_label(file)
+    try:
+        text = read_input_file(file)
+        read_record(text)  # a bad record is refused, not converted
+        doc = plain_record(text)
+    except KeralaError as e:  # NotationError and InputFileError are KeralaErrors
+        fail(f"{label}: {e}", code=1)
+    body = json.dumps(doc, indent=1) + "\n"
+    if out is None:
+        sys.stdout.write(body)
+        return
+    try:
+        write_atomic(out, body)
+    except OSError as e:
+        fail(f"--out {out}: cannot write: {e.strerror or e}")
+    err_console.print(f"plain record written to {out}", highlight=False, soft_wrap=True)
 
 
 # -- simulate ----------------------------------------------------------------------------

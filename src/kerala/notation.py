@@ -19,6 +19,7 @@ False
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -309,6 +310,51 @@ def write_record(
             "ranks": ranks,
         }
     return doc
+
+
+#: The optional fields of a record (docs/notation.md, "Optional extensions"): at the top level,
+#: and on a turn. A reader of version 1 from before them refuses them as unknown fields.
+RECORD_EXTENSIONS = ("analysis", "clock")
+TURN_EXTENSIONS = ("time",)
+
+
+def plain_record(doc: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """The plain form of a record: a copy without its optional fields, which every reader of
+    format version 1 reads (docs/notation.md, "The plain form"). The game, the players and the
+    result are the same; the clock's settings and events, each turn's time and an analysis are
+    left out. It checks the document's format, version and rounds, not the game (that is
+    :func:`read_record`'s work); the record handed in is left as it was.
+
+    >>> from kerala.game import new_game
+    >>> s = new_game(["blue", "red"], seed=2); s.advance_chance()
+    >>> s.apply(s.legal_decisions()[0])
+    >>> doc = write_record(s, clock={"kind": "correspondence", "hours": 24}, times=[3.5])
+    >>> doc["rounds"][0]["turns"][0]["time"], "clock" in doc
+    (3.5, True)
+    >>> plain = plain_record(doc)
+    >>> plain["rounds"][0]["turns"][0], "clock" in plain
+    ({'seat': 0, 'take': 'blue:e1', 'to': [0, -1], 'from': [0, 0]}, False)
+    """
+    d = _as_doc(doc, RECORD_FORMAT)
+    out = {k: v for k, v in d.items() if k not in RECORD_EXTENSIONS}
+    rounds = out.get("rounds")
+    if not isinstance(rounds, list):
+        raise NotationError("'rounds' must be a list")
+    plain_rounds = []
+    for r, rd in enumerate(rounds):
+        if not isinstance(rd, dict) or not isinstance(rd.get("turns", []), list):
+            raise NotationError("a round is an object with 'drawn' and 'turns'", r)
+        rd = dict(rd)
+        if "turns" in rd:
+            rd["turns"] = [
+                {k: v for k, v in t.items() if k not in TURN_EXTENSIONS}
+                if isinstance(t, dict)
+                else t
+                for t in rd["turns"]
+            ]
+        plain_rounds.append(rd)
+    out["rounds"] = plain_rounds
+    return copy.deepcopy(out)  # shares nothing with the record handed in
 
 
 def _add_times(
@@ -642,6 +688,7 @@ def score_document(doc: str | bytes | Mapping[str, Any]) -> ScoreBreakdown:
 __all__ = [
     "Record",
     "load_json",
+    "plain_record",
     "read_grounds",
     "read_record",
     "schema",
