@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from kerala.notation import write_record
+from kerala.notation import plain_record, write_record
 from kerala.server.fanout import Broker
 from kerala.server.reads import GameReads, decode_cursor
 from kerala.server.repository import GameQuery, GameRepository
@@ -291,15 +291,30 @@ async def events(
 
 
 @router.get("/games/{game_id}/record", responses=ERRORS)
-async def record(game_id: GameIdDep, service: ServiceDep) -> Response:
-    """The game record (docs/notation.md); random removed tiles only once the game is over (I2)."""
+async def record(
+    game_id: GameIdDep,
+    service: ServiceDep,
+    extensions: Annotated[
+        Literal["all", "none"],
+        Query(description="all: the full record; none: its plain form, for older readers"),
+    ] = "all",
+) -> Response:
+    """The game record (docs/notation.md); random removed tiles only once the game is over (I2).
+
+    ``extensions=none`` gives the plain form: no optional fields (the clock's settings, events
+    and each turn's time), which every reader of format version 1 reads."""
     state, players = await run_in_threadpool(service.record_parts, game_id)
-    clock, times = await run_in_threadpool(service.record_clock, game_id)
-    doc = write_record(state, players, clock=clock, times=times)
+    name = f"kerala-{game_id}.json"
+    if extensions == "none":
+        doc = plain_record(write_record(state, players))  # no optional field
+        name = f"kerala-{game_id}-plain.json"
+    else:
+        clock, times = await run_in_threadpool(service.record_clock, game_id)
+        doc = write_record(state, players, clock=clock, times=times)
     return Response(
         json.dumps(doc, indent=1),
         media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="kerala-{game_id}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

@@ -310,8 +310,14 @@ export function renderer(st, page, ui) {
       { class: `log-panel ${st.showLog ? "open" : ""}`, id: "log-panel" },
       h("h2", {}, t("log.title"), h("button", { type: "button", class: "small phone-only", onclick: ui.toggleLog, "aria-label": t("action.close") }, "✕")),
       log,
-      h("p", {}, h("a", { href: ui.recordPath, download: `kerala-${ui.id}.json`, id: "record-link" }, t("end.download"))),
+      h("p", {}, h("a", { href: ui.recordPath, download: `kerala-${ui.id}.json`, id: "record-link" }, t("end.download")), " · ", plainRecordLink("")),
     );
+  }
+
+  /** The record without its optional fields (the clock's), which older programs read
+   * (docs/notation.md, "The plain form"). */
+  function plainRecordLink(cls) {
+    return h("a", { class: cls || null, href: `${ui.recordPath}?extensions=none`, download: `kerala-${ui.id}-plain.json`, title: t("end.downloadPlainTip") }, t("end.downloadPlain"));
   }
 
   function endPanel() {
@@ -337,6 +343,7 @@ export function renderer(st, page, ui) {
         h("button", { type: "button", id: "same-again", class: me === null ? "primary" : "", onclick: () => ui.again(false) }, t("end.again")),
         h("a", { class: "button", href: `#/replay?game=${encodeURIComponent(ui.id)}`, id: "replay-link" }, t("end.replay")),
         h("a", { class: "button", href: ui.recordPath, download: `kerala-${ui.id}.json` }, t("end.download")),
+        plainRecordLink("button"),
         h("a", { class: "button", href: "#/" }, t("end.home")),
       ),
       st.created ? ui.createdLinks(st.created) : null,
