@@ -237,11 +237,14 @@ def test_issue11_3_plain_record_refuses_what_is_no_record(doc: Any, message: str
 
 def old_source(tmp: Path) -> Path:
     """The package as of :data:`OLD`, from the repository's history (skip where it is not)."""
-    have = subprocess.run(
-        ["git", "-C", str(ROOT), "cat-file", "-e", f"{OLD}^{{commit}}"],
-        capture_output=True,
-        check=False,
-    )
+    try:
+        have = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{OLD}^{{commit}}"],
+            capture_output=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        pytest.skip("no git here: the schema test covers the plain form")
     if have.returncode != 0:
         pytest.skip(f"commit {OLD} is not in this clone (shallow?): the schema test covers it")
     archive = subprocess.run(
