@@ -80,13 +80,13 @@ def check_clock_lines(lines: list[dict[str, str]], events: list[dict[str, Any]])
 
 
 def test_issue11_3_timeout_and_take_back_appear_in_the_log(server: Server, page: Page) -> None:
-    """Ada's 6 s run out: a line says so (before the bot's decisions for her); she takes the
+    """Ada's 9 s run out: a line says so (before the bot's decisions for her); she takes the
     seat back from her page: a second line says so, after the bot's decisions."""
-    created = timed_game(server, 0.1, "medium")
+    created = timed_game(server, 0.15, "medium")  # Bo's 9 s leave time for the take-back
     gid, invite = created["id"], created["invites"][0]
     page.goto(server.url + invite["path"])
     out = page.locator("#log li.clock-event", has_text="Time ran out for Ada")
-    expect(out).to_have_count(1, timeout=20000)
+    expect(out).to_have_count(1, timeout=30000)
     expect(out).to_have_text("Time ran out for Ada: the medium bot plays for Ada")
     back = page.locator("#clock .clock-seat[data-seat='0'] button.clock-back")
     back.click()
