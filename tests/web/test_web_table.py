@@ -407,8 +407,10 @@ def test_replay_opens_at_the_start_and_outlines_each_step(server: Server, page: 
     assert page.locator("dialog#zoom").is_visible()
 
 
-def test_rematch_between_people_lists_the_new_invite_links(server: Server, page: Page) -> None:
-    """Issue 12 point 9: with two people the rematch hands out new invite links to send on."""
+def test_rematch_between_people_keeps_each_persons_link(server: Server, page: Page) -> None:
+    """Issue 12 point 9 and issue 11.4: with two people the rematch is the server's, and each
+    person's own link (token) holds their seat in it; no new links to send on
+    (tests/web/test_web_rematch.py checks the other player's page)."""
     r = page.request.post(
         f"{server.url}/api/games",
         data={
@@ -439,9 +441,11 @@ def test_rematch_between_people_lists_the_new_invite_links(server: Server, page:
     page.goto(server.url + asha["path"])
     page.wait_for_selector("#end table.sheet")
     page.click("#rematch")
-    page.wait_for_selector("#end #created")
-    labels = page.locator("#created .link-label").all_inner_texts()
-    assert labels == ["Bo — invite", "Asha — invite"]  # Bo holds the bag first this time
-    link = page.input_value("#created input[id^='invite-']")
-    new = link.split("game=")[1].split("&")[0]
-    assert new != gid
+    page.wait_for_url(re.compile(r"\?game=(?!" + gid + r")"))
+    page.wait_for_selector("#game[data-decision-number]", state="attached")
+    assert page.locator("#created").count() == 0
+    new = page.url.split("game=")[1].split("&")[0]
+    assert page.url.split("token=")[1] == tokens[0]  # Asha's own token
+    g = api_game(page, server.url, new, tokens[0])
+    assert [p["name"] for p in g["players"]] == ["Bo", "Asha"]  # Bo holds the bag first
+    assert g["seat"] == 1

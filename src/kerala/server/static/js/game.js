@@ -84,13 +84,34 @@ export function mountGame(root, { id, token, seat }) {
     }
     if (!wasMine && myTurn(st) && cur && sound()) beep();
     render();
+    lookForRematch(g);
     // Score the new position once updates pause (bots may move in quick succession), so the
     // request never competes with the player's own move.
     clearTimeout(scoreTimer);
     if (g.status !== "over") scoreTimer = setTimeout(() => !st.busy && conn.scoreLive(), 0);
   };
 
-  const conn = connection(st, { id, token, accept, onScores: () => patchScores(), banner: showBanner, hideBanner });
+  // The rematch (issue 11.4): the old game's `rematch` event says its id, live; a page that
+  // opens (or catches up with) a finished game looks among its last events for it.
+  const onEvent = (e) => {
+    if (e.kind === "rematch") st.rematch = { game: e.game, by: e.by };
+  };
+  let rematchChecked = -1;
+  const lookForRematch = async (g) => {
+    if (g.status !== "over" || st.rematch || g.event_number <= rematchChecked) return;
+    rematchChecked = g.event_number;
+    try {
+      const e = await conn.findRematch(g.event_number);
+      if (e && !st.rematch) {
+        onEvent(e);
+        render();
+      }
+    } catch {
+      /* the offer comes with the event, or the next time the page is opened */
+    }
+  };
+
+  const conn = connection(st, { id, token, accept, onEvent, onScores: () => patchScores(), banner: showBanner, hideBanner });
   const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
@@ -132,11 +153,26 @@ export function mountGame(root, { id, token, seat }) {
       }
     },
     createdLinks,
-    /** A new game with the same players; a rematch hands the bag to the next player first. */
-    again: async (rematch) => {
+    /** The rematch, asked of the server with this page's token (the first ask makes it, later
+     * asks answer the same game): the page opens this person's seat there, same token. */
+    rematch: async () => {
+      if (st.asking) return;
+      st.asking = true;
+      render();
+      try {
+        const r = await conn.rematch();
+        location.assign(r.path);
+      } catch (e) {
+        st.asking = false;
+        render();
+        toast(e.message);
+      }
+    },
+    /** A new game with the same players and settings, made here: new invite links. */
+    again: async () => {
       const g = st.game;
       const seats = g.players.map((p) => (p.kind === "bot" ? { name: p.name, color: p.color, kind: "bot", level: p.bot || undefined } : { name: p.name, color: p.color, kind: "human" }));
-      const body = { seats, removal: g.view.removal === "chosen" ? "chosen" : "random", first: rematch ? 1 % seats.length : 0 };
+      const body = { seats, removal: g.view.removal === "chosen" ? "chosen" : "random", first: 0 };
       if (body.removal === "chosen" && g.view.removed) body.removed = g.view.removed;
       try {
         const r = await api("POST", "/api/games", body);

@@ -320,6 +320,23 @@ export function renderer(st, page, ui) {
     return h("a", { class: cls || null, href: `${ui.recordPath}?extensions=none`, download: `kerala-${ui.id}-plain.json`, title: t("end.downloadPlainTip") }, t("end.downloadPlain"));
   }
 
+  /** The rematch once someone asked for it: a seat plays it with its own token, a watcher
+   * gets a link to watch it. */
+  function rematchOffer() {
+    const g = st.game;
+    const r = st.rematch;
+    if (!r) return null;
+    const by = g.players[r.by] ? t("end.rematchBy", { name: g.players[r.by].name }) : t("end.rematchOffered");
+    return h(
+      "p",
+      { class: "row rematch-offer", id: "rematch-offer", role: "status" },
+      h("span", {}, by),
+      g.seat !== null
+        ? h("button", { type: "button", class: "primary", id: "play-rematch", disabled: st.asking, onclick: ui.rematch }, t("end.playRematch"))
+        : h("a", { class: "button primary", id: "watch-rematch", href: `/?game=${encodeURIComponent(r.game)}` }, t("end.watchRematch")),
+    );
+  }
+
   function endPanel() {
     const g = st.game;
     const r = g.result;
@@ -336,11 +353,12 @@ export function renderer(st, page, ui) {
         { id: "winner", class: "winner" },
         winners.length > 1 ? t("end.shared", { names: winners.join(t("end.and")) }) : me !== null && winners[0] === g.players[me].name && r.ranks[me] === best ? t("end.youWin") : t("end.wins", { name: winners[0] }),
       ),
+      rematchOffer(),
       h(
         "p",
         { class: "row end-actions" },
-        me !== null ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => ui.again(true) }, t("end.rematch")) : null,
-        h("button", { type: "button", id: "same-again", class: me === null ? "primary" : "", onclick: () => ui.again(false) }, t("end.again")),
+        me !== null && !st.rematch ? h("button", { type: "button", class: "primary", id: "rematch", disabled: st.asking, onclick: ui.rematch }, t("end.rematch")) : null,
+        h("button", { type: "button", id: "same-again", class: me === null && !st.rematch ? "primary" : "", onclick: () => ui.again() }, t("end.again")),
         h("a", { class: "button", href: `#/replay?game=${encodeURIComponent(ui.id)}`, id: "replay-link" }, t("end.replay")),
         h("a", { class: "button", href: ui.recordPath, download: `kerala-${ui.id}.json` }, t("end.download")),
         plainRecordLink("button"),

@@ -7,9 +7,10 @@ import { t } from "../i18n.js";
 
 /**
  * Create the connection for game `id` with seat token `token`; `accept(game)` is told every new
- * snapshot, `onScores()` when live scores arrive, `banner(text, cls, ms)` shows the connection.
+ * snapshot, `onEvent(event)` every live event first, `onScores()` when live scores arrive,
+ * `banner(text, cls, ms)` shows the connection.
  */
-export function connection(st, { id, token, accept, onScores, banner, hideBanner }) {
+export function connection(st, { id, token, accept, onEvent, onScores, banner, hideBanner }) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const path = `/api/games/${encodeURIComponent(id)}`;
   let ws = null;
@@ -52,6 +53,7 @@ export function connection(st, { id, token, accept, onScores, banner, hideBanner
       } catch {
         return;
       }
+      if (m.type === "event" && m.event && onEvent) onEvent(m.event);
       if (m.type === "sync" || m.type === "event") accept(m.game);
       else if (m.type === "error") {
         toast(m.detail || t("error.refused"));
@@ -112,10 +114,20 @@ export function connection(st, { id, token, accept, onScores, banner, hideBanner
     }
   };
 
+  /** The rematch of a finished game, when one was made: the old game's `rematch` event, the
+   * one event that can follow the end, so it is among the last few (docs/api.md). */
+  const findRematch = async (upTo) => {
+    const r = await api("GET", `${path}/events?since=${Math.max(0, upTo - 4)}`);
+    return r.events.find((e) => e.kind === "rematch") || null;
+  };
+
+  /** Ask for the rematch with this page's token: `{id, seat, path}` of its seat there. */
+  const rematch = () => api("POST", `${path}/rematch`, undefined, headers);
+
   const close = () => {
     st.closed = true;
     if (ws) ws.close();
   };
 
-  return { load, connect, submit, handOver, findHintRoute, askHint, scoreLive, close, recordPath: `${path}/record` };
+  return { load, connect, submit, handOver, findHintRoute, askHint, scoreLive, findRematch, rematch, close, recordPath: `${path}/record` };
 }

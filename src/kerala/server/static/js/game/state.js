@@ -43,6 +43,8 @@ export function newState() {
     views: new Map(), // seat -> kept viewBox across redraws
     showLog: false,
     zoomSeat: null,
+    rematch: null, // {game, by}: the rematch of this finished game, once made
+    asking: false, // the rematch is being asked for
   };
 }
 
