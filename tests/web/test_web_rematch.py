@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Browser, Page
 from webplay import api_game, game_attr, play_turn, wait_turn_or_end
-from webserver import DESKTOP, Server
+from webserver import DESKTOP, Server, shot
 
 
 def finished_game(page: Page, url: str) -> tuple[str, dict[int, str], dict[int, str]]:
@@ -95,7 +95,8 @@ def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
         # Bo's page, open on the old game, hears of it live (the old game's rematch event) and
         # offers it; playing it opens the rematch with Bo's own token.
         bo.wait_for_selector("#rematch-offer")
-        assert "Rematch offered" in bo.inner_text("#rematch-offer")
+        assert "Rematch offered by Asha" in bo.inner_text("#rematch-offer")
+        shot(bo, "rematch-offered", full_page=False)
         bo.click("#play-rematch")
         b = seated_in(bo, server, new)
         assert query(bo)["token"] == tokens[1], "Bo's token holds his seat in the rematch"
