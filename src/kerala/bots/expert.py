@@ -40,9 +40,8 @@ from typing import Any, Final
 
 from kerala.actions import Decision, Place
 from kerala.bots import BotSpecError, register_bot
-from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
-from kerala.bots.greedy import score_decisions
-from kerala.bots.mcts import _SPECIAL_BONUS, MCTSBot, _is_special, mcts_from_options
+from kerala.bots.evaluation import apply_to_grounds, follow_ups
+from kerala.bots.mcts import MCTSBot, mcts_from_options
 from kerala.game import GameState, Phase
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -114,12 +113,7 @@ class ExpertBot(MCTSBot):
         hidden_removal = view.removed is None and base.to_remove > 0
         self._cache_round = base.round
         self._place_values = {}
-        priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
-        order = sorted(
-            range(len(legal)),
-            key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
-        )
-        ranked_all = [legal[i] for i in order]
+        ranked_all = self._root_order(view, legal)
         cands = ranked_all[: self.candidates]
         for d in focus:
             if d not in cands and d in ranked_all:
@@ -158,12 +152,7 @@ class ExpertBot(MCTSBot):
             (d, stats[d][0] / max(1.0, stats[d][1]), int(stats[d][1])) for d in alive + out_order
         ]
         ranked += [(d, 0.0, 0) for d in ranked_all if d not in stats]
-        if budget is not None:
-            over = clock() - (start + budget)
-            if over > 0:
-                self._margin = min(0.25 * budget, self._margin + over)
-            else:
-                self._margin *= 0.97
+        self._learn_margin(start)
         return ranked
 
     def _sample_value(
@@ -177,22 +166,7 @@ class ExpertBot(MCTSBot):
         # The rest of this round: my follow-up and the other seats' replies, greedy and exact.
         while Phase.PLACE <= state.phase < Phase.OVER and state.round == round_:
             state.apply_unchecked(self._greedy_choice(state))
-        stop_round = round_ + 1 + self._rounds
-        total = max(1, state.tileset.total() - state.to_remove)
-        while True:
-            phase = state.phase
-            if phase == Phase.OVER:
-                return self._final_reward(state)[me]
-            if phase < Phase.PLACE:
-                if state.round >= stop_round:
-                    break
-                while state.phase < Phase.PLACE:
-                    state.sample_draw(draw_rng)
-                continue
-            state.apply_unchecked(self._policy(state, policy_rng, len(state.bag) / total))
-        left = len(state.bag) / total
-        vals = [evaluate(g, left, self.weights) for g in state.grounds]
-        return self._soft_reward(vals)[me]
+        return self._rollout(state, draw_rng, policy_rng, round_ + 1 + self._rounds)[me]
 
     def choose(self, view: PlayerView, legal: Sequence[Decision]) -> Decision:
         if not legal:

@@ -176,14 +176,7 @@ class MCTSBot:
         # opponent model's values of the placements are shared by every path of the tree.
         self._cache_round = base.round
         self._place_values = {}
-        # Cheap priors (a special tile's follow-ups are searched below it in the tree), so
-        # that setting up the root never eats the time budget.
-        priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
-        order = sorted(
-            range(len(legal)),
-            key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
-        )
-        root.cands = [legal[i] for i in order]
+        root.cands = self._root_order(view, legal)
         if focus:
             first = [d for d in root.cands if d in focus]
             root.cands = first + [d for d in root.cands if d not in focus]
@@ -206,13 +199,32 @@ class MCTSBot:
         for d in cands:
             if id(d) not in seen:
                 ranked.append((d, 0.0, 0))
-        if budget is not None:
-            over = clock() - (start + budget)
-            if over > 0:
-                self._margin = min(0.25 * budget, self._margin + over)
-            else:
-                self._margin *= 0.97
+        self._learn_margin(start)
         return ranked
+
+    def _root_order(self, view: PlayerView, legal: Sequence[Decision]) -> list[Decision]:
+        """The root's decisions, best prior first.
+
+        Cheap priors (a special tile's follow-ups are searched below it, so it gets a bonus
+        instead), so that setting up the root never eats the time budget.
+        """
+        priors = score_decisions(view, legal, self.weights, follow_up=False, useful_only=True)
+        order = sorted(
+            range(len(legal)),
+            key=lambda i: -priors[i] - (_SPECIAL_BONUS if _is_special(legal[i]) else 0.0),
+        )
+        return [legal[i] for i in order]
+
+    def _learn_margin(self, start: float) -> None:
+        """After a search begun at ``start``: learn how far past the budget searches run."""
+        budget = self.time_budget
+        if budget is None:
+            return
+        over = self.clock() - (start + budget)
+        if over > 0:
+            self._margin = min(0.25 * budget, self._margin + over)
+        else:
+            self._margin *= 0.97
 
     @staticmethod
     def _determinize(base: GameState, rng: random.Random, hidden_removal: bool) -> GameState:
@@ -396,9 +408,21 @@ class MCTSBot:
                 best = d
         return best
 
-    def _rollout(self, state: GameState, rng: random.Random) -> list[float]:
-        # The current round, then ``rollout_rounds`` more.
-        stop_round = state.round + 1 + self._rounds
+    def _rollout(
+        self,
+        state: GameState,
+        rng: random.Random,
+        policy_rng: random.Random | None = None,
+        stop_round: int | None = None,
+    ) -> list[float]:
+        """Play on with the cheap policy and judge every seat (see the module docstring).
+
+        By default to the end of the current round and ``rollout_rounds`` more; draws use
+        ``rng``, the policy ``policy_rng`` (default: ``rng`` too).
+        """
+        if stop_round is None:
+            stop_round = state.round + 1 + self._rounds
+        prng = rng if policy_rng is None else policy_rng
         total = max(1, state.tileset.total() - state.to_remove)
         while True:
             phase = state.phase
@@ -410,7 +434,7 @@ class MCTSBot:
                 while state.phase < Phase.PLACE:
                     state.sample_draw(rng)
                 continue
-            state.apply_unchecked(self._policy(state, rng, len(state.bag) / total))
+            state.apply_unchecked(self._policy(state, prng, len(state.bag) / total))
         left = len(state.bag) / total
         vals = [evaluate(g, left, self.weights) for g in state.grounds]
         return self._soft_reward(vals)
