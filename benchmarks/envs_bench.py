@@ -13,8 +13,8 @@ Every environment is driven with uniformly random *legal* actions (read from the
 - ``openspiel``: ``state.legal_actions()`` and ``apply_action``; chance sampled from
   ``chance_outcomes()``; no tensors;
 - ``openspiel-obs``: the same plus the acting player's observation tensor at every decision,
-  through ``open_spiel.python.observation.make_observation`` (filled in place in its NumPy
-  buffer);
+  through ``open_spiel.python.observation.make_observation`` (the game's default ``planes``
+  observer, filled in place in its NumPy buffer);
 - ``openspiel-rl``: OpenSpiel's own ``rl_environment.Environment`` (what its DQN, NFSP, PPO
   use): each step builds every player's information state tensor and legal actions;
   ``openspiel-rl-flat`` the same with the game parameter ``observation="flat"``;
