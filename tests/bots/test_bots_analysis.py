@@ -26,7 +26,9 @@ from kerala.bots.analysis import (
 from kerala.bots.greedy import score_decisions
 from kerala.cli import app
 from kerala.game import Phase, new_game
+from kerala.match import play_game
 from kerala.notation import read_record, write_record
+from kerala.tiles import TileType
 
 #: A record with a planted pass, the decision number of that pass and its cost in points.
 Blunder = tuple[dict[str, Any], int, float]
@@ -203,3 +205,25 @@ def test_issue16_cli_analyse_bad_input_is_one_line(
     assert r.exit_code == 2
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def test_issue16_decision_points_are_every_choice_of_the_seat_in_order() -> None:
+    """Each decision of the seat that had a choice (more than one legal decision) is reviewed
+    once, in play order, with the round it was taken in; replayed by hand through the rules."""
+    st = play_game([make_bot("random", seed=3), make_bot("random", seed=4)], seed=2)
+    doc = write_record(st)
+    points = decision_points(doc, seats=[1])
+    rec = read_record(doc)
+    replay = new_game(list(rec.state.colors), removal="chosen", removed=rec.state.removed)
+    expected = []
+    at = 0
+    for ev in rec.state.log:
+        if isinstance(ev, TileType):
+            replay.apply_draw(ev)
+            continue
+        if ev.seat == 1 and len(replay.legal_decisions()) > 1:
+            expected.append((at, replay.round, ev))
+        replay.apply(ev)
+        at += 1
+    assert [(p.at, p.round, p.played) for p in points] == expected
+    assert all(p.seat == 1 for p in points)

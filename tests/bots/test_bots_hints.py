@@ -1,16 +1,11 @@
-"""Hints (kerala.bots.hints): suggestions for a view and post-game analysis of a record."""
+"""Hints (kerala.bots.hints): the best decisions for a view."""
 
 from __future__ import annotations
 
 import pytest
 from botlib import hidden_twin, midgame
 
-from kerala.bots import make_bot
-from kerala.bots.hints import analyze, suggest
-from kerala.game import new_game
-from kerala.match import play_game
-from kerala.notation import read_record, write_record
-from kerala.tiles import TileType
+from kerala.bots.hints import suggest
 
 
 @pytest.mark.parametrize("budget", [0, 0.15])
@@ -62,52 +57,3 @@ def test_suggest_ignores_hidden_information() -> None:
     a = suggest(s.view(seat), s.legal_decisions(), k=3, budget=0)
     b = suggest(twin.view(seat), twin.legal_decisions(), k=3, budget=0)
     assert a == b
-
-
-def test_analysis_of_a_finished_record() -> None:
-    st = play_game([make_bot("greedy", seed=1), make_bot("random", seed=2)], seed=12)
-    doc = write_record(st, [{"name": "G", "bot": "greedy"}, {"name": "R", "bot": "random"}])
-    reviews = analyze(doc)
-    assert len(reviews) > 60
-    assert all(r.cost >= 0 for r in reviews)
-    greedy_cost = sum(r.cost for r in reviews if r.seat == 0)
-    random_cost = sum(r.cost for r in reviews if r.seat == 1)
-    # The greedy player always played the greedy choice: it cost nothing by that measure.
-    assert greedy_cost == 0
-    assert random_cost > 10
-    assert {r.seat for r in reviews} == {0, 1}
-    assert all(r.to_json()["cost"] == r.cost for r in reviews)
-
-
-def test_analysis_covers_every_decision_with_a_choice_in_order() -> None:
-    st = play_game([make_bot("random", seed=3), make_bot("random", seed=4)], seed=2)
-    doc = write_record(st)
-    reviews = analyze(doc, seats=[1])
-    # Replay by hand: seat 1's decisions that had a choice, in play order.
-    rec = read_record(doc)
-    replay = new_game(list(rec.state.colors), removal="chosen", removed=rec.state.removed)
-    expected = []
-    for ev in rec.state.log:
-        if isinstance(ev, TileType):
-            replay.apply_draw(ev)
-            continue
-        if ev.seat == 1 and len(replay.legal_decisions()) > 1:
-            expected.append((replay.round, ev))
-        replay.apply(ev)
-    assert [(r.round, r.played) for r in reviews] == expected
-    assert all(r.seat == 1 for r in reviews)
-
-
-def test_analysis_with_mcts_on_a_short_budget() -> None:
-    st = play_game([make_bot("greedy", seed=1), make_bot("random", seed=2)], seed=3)
-    reviews = analyze(write_record(st), method="mcts", budget=0.003, seats=[1])
-    assert reviews and all(0 <= r.cost <= 1 for r in reviews)
-
-
-def test_analysis_refuses_a_bad_method_or_seat() -> None:
-    st = play_game([make_bot("random", seed=1), make_bot("random", seed=2)], seed=3)
-    doc = write_record(st)
-    with pytest.raises(ValueError, match="method"):
-        analyze(doc, method="oracle")
-    with pytest.raises(ValueError, match="seat 5"):
-        analyze(doc, seats=[5])
