@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)
     announcer.bots_hear(bots.after)
+    announcer.cache_hears(service.heard)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -87,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = 64
         if settings.migrate:
             await anyio.to_thread.run_sync(migrate, settings.db)
-        await broker.start(announcer.deliver)
+        await broker.start(announcer.from_others)
         bots.start()  # and resumes the bot turns a stopped server left waiting
         if settings.tune_gc:
             tune_gc()

@@ -125,6 +125,7 @@ class RedisBroker:
         #: Tells this process's own messages apart, and names the holder of a lease
         #: (``<pid>-<random>``: an operator can see which process runs a game's bots).
         self.me = f"{os.getpid()}-{secrets.token_hex(6)}"
+        self._mine = self.me.encode() + b"\n"
         self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._on_event: OnEvent | None = None
@@ -189,10 +190,10 @@ class RedisBroker:
                 await asyncio.sleep(0.5)
 
     def _deliver(self, data: bytes) -> None:
+        if data.startswith(self._mine) or self._on_event is None:
+            return  # this process's own event, handed to its sockets already
         try:
-            origin, event, snap = data.split(b"\n", 2)
-            if origin == self.me.encode() or self._on_event is None:
-                return
+            _origin, event, snap = data.split(b"\n", 2)
             self._on_event(orjson.loads(event), Snapshot.from_bytes(snap))
         except Exception:  # a foreign or broken message must not stop the listener
             log.exception("a message on %s could not be read", self.channel)
@@ -237,14 +238,25 @@ class Announcer:
         self.hub = hub
         self.broker = broker
         self._bots: Callable[[Snapshot], None] | None = None
+        self._cache: OnEvent | None = None
 
     def bots_hear(self, on_snapshot: Callable[[Snapshot], None]) -> None:
         self._bots = on_snapshot
+
+    def cache_hears(self, on_event: OnEvent) -> None:
+        """Who keeps the cached games up to date with other processes' events."""
+        self._cache = on_event
 
     def announce(self, event: dict[str, Any], snapshot: Snapshot) -> None:
         """A committed event of this process (call on the event loop)."""
         self.deliver(event, snapshot)
         self.broker.publish(event, snapshot)
+
+    def from_others(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        """An event another process committed (the broker calls this on the event loop)."""
+        if self._cache is not None:
+            self._cache(event, snapshot)
+        self.deliver(event, snapshot)
 
     def deliver(self, event: dict[str, Any], snapshot: Snapshot) -> None:
         """An event for this process's sockets and bot runner (its own, or another's)."""

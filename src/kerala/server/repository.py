@@ -9,7 +9,8 @@ return value whether the game was still where the caller saw it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -18,7 +19,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from kerala.server.domain import Seat
-from kerala.server.store import Committer, EventRow, GameRow, SeatRow, WorldRow
+from kerala.server.store import Committer, EventRow, GameRow, OneStatement, SeatRow, WorldRow
+
+#: A conditional write for the group committer: ``True`` if it was stored.
+Write = Callable[[sa.Connection], bool]
 
 _GAMES = cast(sa.Table, GameRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
@@ -43,6 +47,24 @@ _AFTER_DECISION = (
     )
 )
 _INSERT_EVENT = sa.insert(_EVENTS)
+# PostgreSQL: the check and the event in one statement (one round trip instead of two): the
+# event is inserted from the games row the conditional UPDATE returns, so nothing is inserted
+# when the game moved on; the row the INSERT returns says which.
+_MOVED = _AFTER_DECISION.returning(_GAMES.c.id).cte("moved")
+_DECISION_PG = (
+    sa.insert(_EVENTS)
+    .from_select(
+        ["game_id", "number", "kind", "data", "created_at"],
+        sa.select(
+            _MOVED.c.id,
+            sa.bindparam("b_events", type_=sa.Integer),
+            sa.literal("decision", sa.String),
+            sa.bindparam("e_data", type_=sa.JSON),
+            sa.bindparam("b_now", type_=sa.DateTime(timezone=True)),
+        ),
+    )
+    .returning(_EVENTS.c.number)
+)
 _SET_RANK = (
     sa.update(_SEATS)
     .where(_SEATS.c.game_id == sa.bindparam("b_id"), _SEATS.c.seat == sa.bindparam("b_seat"))
@@ -364,9 +386,54 @@ class GameRepository:
             None,
         ),
     ) -> bool:
+        """:meth:`decision_write`, committed; whether it was stored."""
+        write = self.decision_write(
+            game_id,
+            seen,
+            decisions=decisions,
+            to_move=to_move,
+            status=status,
+            result=result,
+            data=data,
+            now=now,
+            ranks=ranks,
+            clock=clock,
+        )
+        return self.committer.run(write)
+
+    def commit_later(self, write: Write) -> Future[bool]:
+        """Hand a conditional write (:meth:`decision_write`) to the group committer; the
+        future says, once it is committed, whether it was stored."""
+        return self.committer.submit(write)
+
+    def commit(self, write: Write) -> bool:
+        """A conditional write, committed; whether it was stored."""
+        return self.committer.run(write)
+
+    def decision_write(
+        self,
+        game_id: str,
+        seen: int,
+        *,
+        decisions: int,
+        to_move: int | None,
+        status: str,
+        result: dict[str, Any] | None,
+        data: dict[str, Any],
+        now: dt.datetime,
+        ranks: Sequence[int] | None = None,
+        clock: tuple[dict[str, Any] | None, dt.datetime | None, dt.datetime | None] = (
+            None,
+            None,
+            None,
+        ),
+    ) -> Write:
         """Store a decision event as event ``seen + 1``, if the game is still at ``seen``;
         ``ranks`` (the seats' final ranks) when the decision ends the game; ``clock``: the
-        games row's ``clock``, ``clock_since`` and ``clock_deadline`` after it."""
+        games row's ``clock``, ``clock_since`` and ``clock_deadline`` after it. Returns the
+        write for the group committer (:meth:`commit`, :meth:`commit_later`): an ``UPDATE``
+        of the games row that is the check, and the event's ``INSERT`` (on PostgreSQL one
+        statement: the ``INSERT`` takes its row from the ``UPDATE``'s, in a CTE)."""
         params = {
             "b_id": game_id,
             "b_seen": seen,
@@ -389,9 +456,13 @@ class GameRepository:
         }
 
         def write(conn: sa.Connection) -> bool:
-            if conn.execute(_AFTER_DECISION, params).rowcount != 1:
-                return False
-            conn.execute(_INSERT_EVENT, row)
+            if conn.dialect.name == "postgresql":
+                if conn.execute(_DECISION_PG, {**params, "e_data": data}).first() is None:
+                    return False
+            else:
+                if conn.execute(_AFTER_DECISION, params).rowcount != 1:
+                    return False
+                conn.execute(_INSERT_EVENT, row)
             if ranks is not None:
                 conn.execute(
                     _SET_RANK,
@@ -399,7 +470,9 @@ class GameRepository:
                 )
             return True
 
-        return self.committer.run(write)
+        if ranks is None and self.engine.dialect.name == "postgresql":
+            return OneStatement(write)  # the CTE alone: no transaction needed around it
+        return write
 
     def add_seat_event(
         self,

@@ -28,15 +28,18 @@ is built from :meth:`GameState.view` and public facts only.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+import anyio.to_thread
 
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
 from kerala.errors import IllegalDecisionError, KeralaError
@@ -59,7 +62,7 @@ from kerala.server.domain import (
     js,
 )
 from kerala.server.replay import apply_event, replay_state
-from kerala.server.repository import GameInfo, GameRepository
+from kerala.server.repository import GameInfo, GameRepository, Write
 from kerala.server.settings import Settings
 from kerala.server.setup import SYSTEM_RANDOM, hash_token, plan_game
 from kerala.server.store import utcnow
@@ -69,6 +72,11 @@ __all__ = ["BotJob", "Created", "GameService", "Snapshot", "replay_state", "resu
 
 T = TypeVar("T")
 _CACHE_SIZE = 2000
+#: Decisions heard from other processes kept per cached game until it is next used.
+_HEARD_MAX = 32
+
+#: A decision's steps: yields its conditional write, is sent whether it was stored.
+Steps = Generator[Write, bool, T]
 
 
 @dataclass
@@ -95,26 +103,88 @@ class GameService:
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        #: Per cached game: the events other processes announced since it was last used here,
+        #: and the snapshot after the last of them (:meth:`heard`).
+        self._heard: dict[str, tuple[list[dict[str, Any]], Snapshot]] = {}
 
     # -- locking and loading ------------------------------------------------------------
 
+    def _lock(self, game_id: str) -> threading.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            with self._locks_guard:
+                lock = self._locks.get(game_id)
+                if lock is None:
+                    lock = self._locks[game_id] = threading.Lock()
+        return lock
+
     @contextmanager
     def game_lock(self, game_id: str) -> Iterator[None]:
-        with self._locks_guard:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                lock = self._locks[game_id] = threading.Lock()
-        with lock:
+        with self._lock(game_id):
             yield
 
     def remember(self, live: Live) -> None:
         self._cache[live.id] = live
         self._cache.move_to_end(live.id)
         while len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
+            old, _ = self._cache.popitem(last=False)
+            self._heard.pop(old, None)
 
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
+        self._heard.pop(game_id, None)
+
+    def heard(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+        """An event another server process committed and announced (called on the event loop,
+        in the order the broker delivers them): kept for the game's cached state, which applies
+        it the next time it decides here (:meth:`_cached`) instead of reading the game back from
+        the database. Only a shortcut: a message lost or out of order leaves the cache behind,
+        and the decision's conditional write finds that out. Only the latest snapshot is kept."""
+        game_id = snapshot.game_id
+        if game_id not in self._cache:
+            return
+        entry = self._heard.get(game_id)
+        events = [event] if entry is None else [*entry[0], event]
+        if len(events) > _HEARD_MAX:
+            self._heard.pop(game_id, None)
+        else:
+            self._heard[game_id] = (events, snapshot)
+
+    def _cached(self, game_id: str) -> Live | None:
+        """The cached game (under its lock), with the decisions heard from other processes
+        applied when they follow on from it; ``None`` if not cached."""
+        live = self._cache.get(game_id)
+        entry = self._heard.pop(game_id, None)
+        if live is None or entry is None:
+            return live
+        heard, snap = entry
+        events = [e for e in heard if e["number"] > live.event_count]
+        follows = (
+            bool(events)
+            and live.clock is None
+            and snap.base["clock"] is None
+            and snap.event_number == events[-1]["number"]
+            and all(
+                e["kind"] == "decision" and e["number"] == live.event_count + 1 + i
+                for i, e in enumerate(events)
+            )
+        )
+        if not follows:
+            return live  # not decisions that simply follow on: the next write finds out
+        try:
+            for e in events:
+                apply_event(live.state, e)
+        except Exception:
+            self.forget(game_id)  # the state may be half-changed: replay it
+            return None
+        base = snap.base
+        live.status = base["status"]
+        live.decision_count = base["decision_number"]
+        live.event_count = snap.event_number
+        live.turn_started_at = live.updated_at = dt.datetime.fromisoformat(base["turn_started_at"])
+        live.result = base["result"]
+        live.snap = snap
+        return live
 
     def load(self, game_id: str) -> Live:
         """The game, brought up to date with the database (under the game's lock)."""
@@ -345,18 +415,75 @@ class GameService:
             game_id, lambda live: self._submit(live, seat, decision, expected, by_bot)
         )
 
+    def _submit_as_steps(
+        self, live: Live, token: str, decision: object, expected: int
+    ) -> Steps[tuple[Snapshot, dict[str, Any], int]]:
+        seat = self.seat_of(live, token)
+        d = self.parse_decision(decision, seat)
+        snap, event = yield from self._submit_steps(live, seat, d, expected, False)
+        return snap, event, seat
+
     def submit_as(
         self, game_id: str, token: str, decision: object, expected: int
     ) -> tuple[Snapshot, dict[str, Any], int]:
         """A player's submission: the token names the seat; returns the seat too."""
+        return self._deciding(
+            game_id,
+            lambda live: self._through(self._submit_as_steps(live, token, decision, expected)),
+        )
 
-        def op(live: Live) -> tuple[Snapshot, dict[str, Any], int]:
-            seat = self.seat_of(live, token)
-            d = self.parse_decision(decision, seat)
-            snap, event = self._submit(live, seat, d, expected, False)
-            return snap, event, seat
+    async def submit_as_async(
+        self, game_id: str, token: str, decision: object, expected: int
+    ) -> tuple[Snapshot, dict[str, Any], int]:
+        """:meth:`submit_as` called from the event loop, without a worker thread when it can.
 
-        return self._deciding(game_id, op)
+        When the game is cached and its lock free, the decision is checked and applied on the
+        event loop (a fraction of a millisecond), and its write awaited from the group
+        committer: no thread waits for it, and the lock is held until it is committed. A
+        refusal from the cache, a game not cached, a lock taken, or a write that finds the
+        game moved on: :meth:`submit_as` in a worker thread, as before (it reads the game back
+        and judges again)."""
+        lock = self._lock(game_id)
+        if lock.acquire(blocking=False):
+            try:
+                live = self._cached(game_id)
+                if live is not None:
+                    steps = self._submit_as_steps(live, token, decision, expected)
+                    try:
+                        write: Write | None = next(steps)
+                    except GameError:
+                        write = None
+                    if write is not None:
+                        try:
+                            stored = await asyncio.wrap_future(self.repo.commit_later(write))
+                        except BaseException as e:
+                            steps.throw(e)  # forgets the game, raises e
+                            raise
+                        try:
+                            steps.send(stored)
+                        except StopIteration as done:
+                            out: tuple[Snapshot, dict[str, Any], int] = done.value
+                            return out
+                        except GameError:
+                            pass  # moved on meanwhile: judged again on the database's game
+            finally:
+                lock.release()
+        return await anyio.to_thread.run_sync(self.submit_as, game_id, token, decision, expected)
+
+    def _through(self, steps: Steps[T]) -> T:
+        """Run a decision's steps, its write committed in between (this thread waits)."""
+        write = next(steps)
+        try:
+            stored = self.repo.commit(write)
+        except BaseException as e:
+            steps.throw(e)  # forgets the game, raises e
+            raise
+        try:
+            steps.send(stored)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+        raise AssertionError("a decision's steps end after their write")
 
     def _deciding(self, game_id: str, op: Callable[[Live], T]) -> T:
         """Run a decision's ``op`` under the game's lock, on the cached game if there is one.
@@ -366,10 +493,12 @@ class GameService:
         Should another server process have moved the game on, that write changes nothing and
         the cached state is dropped; and any refusal made from the cached game may be out of
         date too. Either way the game is brought up to date from the database and ``op`` runs
-        once more, on what the database holds.
+        once more, on what the database holds. The decisions other processes announced are
+        applied to the cached game first (:meth:`heard`), so that a game played on several
+        processes is not read back at each of its decisions.
         """
         with self.game_lock(game_id):
-            live = self._cache.get(game_id)
+            live = self._cached(game_id)
             if live is not None:
                 try:
                     return op(live)
@@ -385,6 +514,19 @@ class GameService:
         expected: int,
         by_bot: bool,
     ) -> tuple[Snapshot, dict[str, Any]]:
+        return self._through(self._submit_steps(live, seat, decision, expected, by_bot))
+
+    def _submit_steps(
+        self,
+        live: Live,
+        seat: int,
+        decision: Decision,
+        expected: int,
+        by_bot: bool,
+    ) -> Steps[tuple[Snapshot, dict[str, Any]]]:
+        """Check and apply one decision; yield its conditional write; once it is stored, the
+        new snapshot and event (:class:`StaleDecision` if the game moved on meanwhile; the
+        cached state is then dropped, as on any failure after the state was changed)."""
         game_id = live.id
         if live.status == "over":
             raise NotYourTurn("the game is over (G4)")
@@ -432,7 +574,7 @@ class GameService:
                 data["time"] = round(
                     used if used is not None else (now - live.turn_started_at).total_seconds(), 3
                 )
-            stored = self.repo.add_decision(
+            stored = yield self.repo.decision_write(
                 game_id,
                 live.event_count,
                 decisions=live.decision_count + 1,

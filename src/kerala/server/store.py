@@ -19,6 +19,7 @@ import json
 import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -248,14 +249,26 @@ def safe_url(url: str) -> str:
     return sa.make_url(url).render_as_string(hide_password=True)
 
 
-class _Job:
-    __slots__ = ("done", "error", "fn", "result")
+class OneStatement:
+    """A write that is one SQL statement, atomic by itself (:class:`Committer`): alone in its
+    batch, on PostgreSQL, it is sent without a transaction around it, so that it costs one round
+    trip to the database instead of three (``BEGIN``, the statement, ``COMMIT``)."""
+
+    __slots__ = ("fn",)
 
     def __init__(self, fn: Callable[[Connection], Any]) -> None:
         self.fn = fn
-        self.done = threading.Event()
-        self.result: Any = None
-        self.error: BaseException | None = None
+
+    def __call__(self, conn: Connection) -> Any:
+        return self.fn(conn)
+
+
+class _Job:
+    __slots__ = ("fn", "future")
+
+    def __init__(self, fn: Callable[[Connection], Any]) -> None:
+        self.fn = fn
+        self.future: Future[Any] = Future()
 
 
 class Committer:
@@ -267,7 +280,8 @@ class Committer:
     flush, where there is one) for many decisions. Each write checks its own precondition
     (``WHERE event_count = seen``) and reports failure by its return value; should one raise,
     the batch is rolled back and its writes are retried one transaction each, so that only the
-    faulty one fails.
+    faulty one fails. On PostgreSQL a batch of one :class:`OneStatement` (a decision, when the
+    server is not busy enough to gather several) runs in autocommit mode: one round trip.
     """
 
     #: SQLite: commits after which the write-ahead log is checkpointed (besides once a second).
@@ -280,6 +294,7 @@ class Committer:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._sqlite = engine.dialect.name == "sqlite"
+        self._autocommit = engine.dialect.name == "postgresql"
         self._commits = 0
         self._wake_checkpoint = threading.Event()
         self._closing = False
@@ -287,6 +302,12 @@ class Committer:
 
     def run(self, fn: Callable[[Connection], T]) -> T:
         """Run ``fn`` in a write transaction; return its result once committed."""
+        result: T = self.submit(fn).result()
+        return result
+
+    def submit(self, fn: Callable[[Connection], T]) -> Future[T]:
+        """Hand ``fn`` to the writer; the future holds its result once committed (an event
+        loop awaits it with ``asyncio.wrap_future``, without a thread of its own waiting)."""
         if self._thread is None:
             with self._start_lock:
                 if self._thread is None:
@@ -301,11 +322,8 @@ class Committer:
                         self._checkpointer.start()
         job = _Job(fn)
         self._queue.put(job)
-        job.done.wait()
-        if job.error is not None:
-            raise job.error
-        result: T = job.result
-        return result
+        future: Future[T] = job.future
+        return future
 
     def close(self) -> None:
         if self._thread is not None:
@@ -321,12 +339,14 @@ class Committer:
     def _loop(self) -> None:
         # The writer keeps its own connection: it never waits for one behind the readers.
         conn: Connection | None = None
+        #: PostgreSQL: a second connection, in autocommit mode, for lone single statements.
+        auto: Connection | None = None
         try:
             while True:
                 job = self._queue.get()
                 if job is None:
                     return
-                batch = [job]
+                batch = [job] if job.future.set_running_or_notify_cancel() else []
                 stop = False
                 while len(batch) < self.max_batch:
                     try:
@@ -336,20 +356,44 @@ class Committer:
                     if more is None:
                         stop = True
                         break
-                    batch.append(more)
-                try:
-                    if conn is None:
-                        conn = self.engine.connect()
-                    self._write(conn, batch)
-                except BaseException as e:  # no connection: every write of the batch fails
-                    for j in batch:
-                        j.error = e
-                    if conn is not None:
-                        conn.invalidate()
-                        conn.close()
-                        conn = None
-                for j in batch:
-                    j.done.set()
+                    # A write whose caller gave up before it ran is not run.
+                    if more.future.set_running_or_notify_cancel():
+                        batch.append(more)
+                if not batch:
+                    if stop:
+                        return
+                    continue
+                outcomes: list[tuple[bool, Any]]
+                if self._autocommit and len(batch) == 1 and isinstance(batch[0].fn, OneStatement):
+                    try:
+                        if auto is None:
+                            auto = self.engine.connect().execution_options(
+                                isolation_level="AUTOCOMMIT"
+                            )
+                        outcomes = [(True, batch[0].fn(auto))]
+                    except BaseException as e:  # the statement failed: nothing was stored
+                        outcomes = [(False, e)]
+                        broken = not isinstance(e, sa.exc.DBAPIError) or e.connection_invalidated
+                        if auto is not None and broken:
+                            auto.invalidate()
+                            auto.close()
+                            auto = None
+                else:
+                    try:
+                        if conn is None:
+                            conn = self.engine.connect()
+                        outcomes = self._write(conn, batch)
+                    except BaseException as e:  # no connection: every write of the batch fails
+                        outcomes = [(False, e)] * len(batch)
+                        if conn is not None:
+                            conn.invalidate()
+                            conn.close()
+                            conn = None
+                for j, (ok, value) in zip(batch, outcomes, strict=True):
+                    if ok:
+                        j.future.set_result(value)
+                    else:
+                        j.future.set_exception(value)
                 self._commits += 1
                 if self._commits % self.CHECKPOINT_EVERY == 0:
                     self._wake_checkpoint.set()
@@ -358,6 +402,8 @@ class Committer:
         finally:
             if conn is not None:
                 conn.close()
+            if auto is not None:
+                auto.close()
 
     def _checkpoint_loop(self) -> None:
         """SQLite: copy the write-ahead log into the database beside the commits, not in them.
@@ -378,24 +424,24 @@ class Committer:
             except sa.exc.DBAPIError:
                 pass  # busy: the next round will do it
 
-    def _write(self, conn: Connection, batch: list[_Job]) -> None:
+    def _write(self, conn: Connection, batch: list[_Job]) -> list[tuple[bool, Any]]:
+        """Each write's outcome: ``(True, result)`` or ``(False, exception)``."""
         try:
             results = []
             with conn.begin():
                 for j in batch:
                     results.append(j.fn(conn))
-            for j, r in zip(batch, results, strict=True):
-                j.result = r
+            return [(True, r) for r in results]
         except sa.exc.DBAPIError as e:
             if e.connection_invalidated:
                 raise
-            self._one_by_one(conn, batch, e)
+            return self._one_by_one(conn, batch, e)
         except Exception as e:
-            self._one_by_one(conn, batch, e)
+            return self._one_by_one(conn, batch, e)
 
-    def _one_by_one(self, conn: Connection, batch: list[_Job], error: Exception) -> None:
+    def _one_by_one(
+        self, conn: Connection, batch: list[_Job], error: Exception
+    ) -> list[tuple[bool, Any]]:
         if len(batch) == 1:
-            batch[0].error = error
-            return
-        for j in batch:
-            self._write(conn, [j])
+            return [(False, error)]
+        return [self._write(conn, [j])[0] for j in batch]

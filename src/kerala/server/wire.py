@@ -78,14 +78,21 @@ class Snapshot:
 
     _WATCHER_VIEW = b'{"seat":null'
 
-    def __init__(self, base: dict[str, Any], view_rest: bytes, legal: bytes | None) -> None:
+    def __init__(
+        self,
+        base: dict[str, Any],
+        view_rest: bytes,
+        legal: bytes | None,
+        base_json: bytes | None = None,
+    ) -> None:
         self.base = base
         self.to_move: int | None = base["to_move"]
         self.event_number: int = base["event_number"]
         #: The view after its ``seat`` field: each seat's view is ``{"seat":N`` + this.
         self._view_rest = view_rest
         self._legal = legal
-        self._head = dumpb(base)[:-1]  # without the closing brace
+        #: ``base`` as JSON without the closing brace (``base_json``: as already written).
+        self._head = (base_json if base_json is not None else dumpb(base))[:-1]
         self._games: dict[int | None, bytes] = {}
 
     @classmethod
@@ -155,9 +162,9 @@ class Snapshot:
     def to_bytes(self) -> bytes:
         """The pieces as one byte string (JSON pieces never hold a raw newline)."""
         legal = b"" if self._legal is None else self._legal
-        return b"\n".join((dumpb(self.base), self._view_rest, legal))
+        return b"\n".join((self._head + b"}", self._view_rest, legal))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Snapshot:
         base, view_rest, legal = data.split(b"\n", 2)
-        return cls(orjson.loads(base), view_rest, legal or None)
+        return cls(orjson.loads(base), view_rest, legal or None, base)

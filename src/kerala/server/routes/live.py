@@ -130,7 +130,9 @@ class _Session:
             if msg["type"] == "ping":
                 self.conn.put('{"type":"pong"}')
                 continue
-            await self.on_decision(msg)
+            # Shielded: a decision handed over is committed and announced even if the
+            # socket closes meanwhile (the other seats and processes still hear of it).
+            await asyncio.shield(asyncio.ensure_future(self.on_decision(msg)))
 
     async def on_decision(self, msg: dict[str, Any]) -> None:
         game_id = self.conn.game_id
@@ -147,8 +149,8 @@ class _Session:
                 )
             if "decision" not in msg:
                 raise ApiError(400, "bad_decision", "the message has no 'decision'")
-            snap, event, _ = await run_in_threadpool(
-                self.service.submit_as, game_id, self.token, msg["decision"], expected
+            snap, event, _ = await self.service.submit_as_async(
+                game_id, self.token, msg["decision"], expected
             )
         except (ApiError, GameError) as e:
             self.conn.put(_error(e))
