@@ -26,7 +26,8 @@ def test_issue16_expert_spec_and_default_budget() -> None:
     assert bot.time_budget == DEFAULT_TIME == 1.0 and bot.iterations is None
     timed = make_bot("expert:time=0.25:clock=cpu", seed=1)
     assert isinstance(timed, ExpertBot) and timed.time_budget == 0.25
-    assert make_bot("expert:iterations=50").iterations == 50  # type: ignore[attr-defined]
+    counted = make_bot("expert:iterations=50")
+    assert isinstance(counted, ExpertBot) and counted.iterations == 50
     assert bot.method == "auto"
     halving = make_bot("expert:method=halving:candidates=8", seed=1)
     assert isinstance(halving, ExpertBot) and halving.method == "halving"
@@ -71,7 +72,7 @@ def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
 def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> None:
     s = new_game(["blue", "red", "green", "purple", "black"][:players], seed=3)
     its = 4 if method == "uct" else 8
-    bots = [make_bot(f"expert:iterations={its}:method={method}", seed=i) for i in range(players)]
+    bots = [ExpertBot(i, iterations=its, method=method) for i in range(players)]
     while not s.is_over():
         if s.is_chance():
             s.advance_chance()
@@ -82,7 +83,7 @@ def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> 
         assert d in legal
         s.apply(d)
     # Every bot's last placement came from the exact last-round search.
-    assert all(b.exact_decisions >= 1 for b in bots)  # type: ignore[attr-defined]
+    assert all(b.exact_decisions >= 1 for b in bots)
 
 
 @pytest.mark.parametrize("method", ["uct", "halving"])
