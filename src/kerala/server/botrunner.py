@@ -29,10 +29,10 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -46,6 +46,8 @@ from kerala.server.settings import Settings
 from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot
 from kerala.views import PlayerView
+
+_T = TypeVar("_T")
 
 log = logging.getLogger("kerala.server.bots")
 
@@ -105,6 +107,11 @@ class BotRunner:
         self._closing = False
         #: The clocks of this process (timeouts, and the restart not charged).
         self.clocks = ClockKeeper(service, announcer, broker, settings)
+
+    async def run_in_pool(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run ``fn(*args)`` in the bots' worker pool (processes by default), off the event
+        loop: for other heavy bot work of the server, such as a post-game analysis."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
 
     def _executor(self) -> Executor:
         if self._pool is None:

@@ -122,13 +122,11 @@ def _jobs(request: Request) -> Jobs:
 
 
 async def _run(job: Job, points: list[DecisionPoint], bots: BotRunner) -> None:
-    loop = asyncio.get_running_loop()
     reviews: list[dict[str, Any]] = []
     try:
         for i, p in enumerate(points):
             # One search at a time: bots of other games keep their turn in the pool's queue.
-            executor = bots._executor()  # the bots' worker pool (processes by default)
-            reviews.append(await loop.run_in_executor(executor, review_point, p, job.budget, i))
+            reviews.append(await bots.run_in_pool(review_point, p, job.budget, i))
             job.done = i + 1
         job.analysis = make_analysis(reviews, job.seats, job.budget)
         job.status = "done"
