@@ -25,10 +25,14 @@ DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "worked_example_37.json"
 
 
-def kerala(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def kerala(
+    *args: str | Path, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the ``kerala`` command as a user does, in a fresh process."""
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
     return subprocess.run(
         [sys.executable, "-m", "kerala", *map(str, args)],
+        input=stdin,
         capture_output=True,
         text=True,
         env=env,

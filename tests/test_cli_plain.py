@@ -5,32 +5,14 @@ record without its optional fields, which every reader of format version 1 reads
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from enginelib import play_random
 from kerala.game import GameState
 from kerala.notation import plain_record, read_record, write_record
+from test_cli import kerala
 from test_notation_plain import CLOCK, v1_errors
-
-
-def kerala(
-    *args: str | Path, stdin: str | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(
-        [sys.executable, "-m", "kerala", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
 
 
 def timed(state: GameState) -> dict[str, Any]:
