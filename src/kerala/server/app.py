@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = 64
         if settings.migrate:
             await anyio.to_thread.run_sync(migrate, settings.db)
+        await anyio.to_thread.run_sync(repo.start)
         await broker.start(announcer.from_others)
         bots.start()  # and resumes the bot turns a stopped server left waiting
         if settings.tune_gc:

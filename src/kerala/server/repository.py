@@ -152,6 +152,10 @@ class GameRepository:
         self.engine = engine
         self.committer = Committer(engine)
 
+    def start(self) -> None:
+        """Start the group committer with its connections (see :meth:`Committer.start`)."""
+        self.committer.start()
+
     def close(self) -> None:
         self.committer.close()
 

@@ -14,6 +14,7 @@ tiles are stored in ``games.hidden_removed``, which no response, event or log ev
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import queue
@@ -305,6 +306,13 @@ class Committer:
         result: T = self.submit(fn).result()
         return result
 
+    def start(self) -> None:
+        """Start the writer now, and let it take its connections before any write comes (the
+        server calls this when it starts): taken at the first write, they would wait behind
+        every read of a busy server for the pool's connections."""
+        with contextlib.suppress(sa.exc.SQLAlchemyError):  # else the first write connects
+            self.submit(lambda conn: None).result()
+
     def submit(self, fn: Callable[[Connection], T]) -> Future[T]:
         """Hand ``fn`` to the writer; the future holds its result once committed (an event
         loop awaits it with ``asyncio.wrap_future``, without a thread of its own waiting)."""
@@ -342,6 +350,11 @@ class Committer:
         #: PostgreSQL: a second connection, in autocommit mode, for lone single statements.
         auto: Connection | None = None
         try:
+            if self._autocommit:
+                try:
+                    auto = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+                except sa.exc.SQLAlchemyError:
+                    auto = None  # taken again at the first lone statement
             while True:
                 job = self._queue.get()
                 if job is None:
