@@ -83,7 +83,11 @@ async def seat_client(
     # than the server spends on the decision.
     try:
         async with asyncio.timeout_at(loop.time() + max(0.1, stop_at - time.monotonic())):
-            async with connect(ws_url, max_size=None, open_timeout=60, compression=None) as ws:
+            # No pings of its own (a browser sends none): 2000 sockets pinging every 20 s
+            # would add 100 messages a second; the server still pings them.
+            async with connect(
+                ws_url, max_size=None, open_timeout=60, compression=None, ping_interval=None
+            ) as ws:
                 await seat_session(ws, gid, seat, think, stats, rng)
     except TimeoutError:
         pass
