@@ -151,6 +151,15 @@ class GameRepository:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.committer = Committer(engine)
+        #: Reads of one statement (a game's event count, its events: every read of a game and
+        #: every socket that connects) in autocommit mode on PostgreSQL: one statement is
+        #: consistent by itself, and neither ``BEGIN`` nor the pool's ``ROLLBACK`` on return
+        #: costs a round trip.
+        self._one_read = (
+            engine.execution_options(isolation_level="AUTOCOMMIT")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
 
     def start(self) -> None:
         """Start the group committer with its connections (see :meth:`Committer.start`)."""
@@ -168,7 +177,7 @@ class GameRepository:
 
     def event_count(self, game_id: str) -> int | None:
         """The game's event count (``None``: no such game): one cheap query."""
-        with self.engine.connect() as conn:
+        with self._one_read.connect() as conn:
             count: int | None = conn.execute(_EVENT_COUNT, {"b_id": game_id}).scalar()
             return count
 
@@ -192,7 +201,7 @@ class GameRepository:
 
         ``upto`` is the event count of the ``games`` row read before: events committed since
         are left for the next read, so that the events always match the row's counters."""
-        with self.engine.connect() as conn:
+        with self._one_read.connect() as conn:
             rows = conn.execute(
                 sa.select(_EVENTS.c.number, _EVENTS.c.kind, _EVENTS.c.data)
                 .where(
