@@ -372,8 +372,18 @@ def _add_times(
         i += n
 
 
-def _clock_field(clock: object) -> dict[str, Any]:
-    """The optional ``clock`` field (docs/notation.md, "Clock fields"), checked."""
+#: The fields of each kind of clock event besides ``at``, ``seat`` and ``kind``
+#: (docs/notation.md, "Clock fields"): a timeout, a hand-over by a player, a take-back.
+CLOCK_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "timeout": ("bot",),
+    "handover": ("bot", "by"),
+    "back": (),
+}
+
+
+def _clock_field(clock: object, seats: int) -> dict[str, Any]:
+    """The optional ``clock`` field (docs/notation.md, "Clock fields"), checked; ``seats`` is
+    the number of players (the seats its events may name)."""
     if not isinstance(clock, dict) or clock.get("kind") not in ("realtime", "correspondence"):
         raise NotationError("'clock' must be an object whose 'kind' is realtime or correspondence")
     for fld in ("minutes", "increment", "hours"):
@@ -381,11 +391,40 @@ def _clock_field(clock: object) -> dict[str, Any]:
         if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
             raise NotationError(f"clock.{fld} must be a number of at least 0, got {_js(v)}")
     events = clock.get("events", [])
-    if not isinstance(events, list) or not all(
-        isinstance(e, dict) and e.get("kind") in ("timeout", "back") for e in events
-    ):
-        raise NotationError("clock.events must list objects of kind timeout or back")
+    if not isinstance(events, list):
+        raise NotationError(f"clock.events must be a list, got {_js(events)}")
+    for i, e in enumerate(events):
+        _clock_event(e, f"clock.events[{i}]", seats)
     return clock
+
+
+def _clock_event(e: object, where: str, seats: int) -> None:
+    """One clock event: its kind, and exactly that kind's fields, each of the right type."""
+    if not isinstance(e, dict):
+        raise NotationError(f"{where} must be an object, got {_js(e)}")
+    kind = e.get("kind")
+    if kind not in CLOCK_EVENT_FIELDS:
+        kinds = ", ".join(CLOCK_EVENT_FIELDS)
+        raise NotationError(f"{where}.kind must be one of {kinds}, got {_js(kind)}")
+    fields = ("at", "seat", *CLOCK_EVENT_FIELDS[kind])
+    extra = sorted(set(e) - {"kind", *fields})
+    if extra:
+        raise NotationError(f"{where}: unexpected field(s) for {kind}: {', '.join(extra)}")
+    for fld in fields:
+        if fld not in e:
+            raise NotationError(f"{where}.{fld} is missing")
+        v = e[fld]
+        if fld == "bot":
+            if not isinstance(v, str) or not v:
+                raise NotationError(f"{where}.bot must be a bot level name, got {_js(v)}")
+            continue
+        whole = isinstance(v, int) and not isinstance(v, bool)
+        if fld == "at" and not (whole and v >= 0):
+            raise NotationError(f"{where}.at must be a number of decisions (>= 0), got {_js(v)}")
+        if fld in ("seat", "by") and not (whole and 0 <= v < seats):
+            raise NotationError(
+                f"{where}.{fld} must be a seat number from 0 to {seats - 1}, got {_js(v)}"
+            )
 
 
 def _players(d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -559,7 +598,7 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
         _check_result(state, result)
     clock: dict[str, Any] = {}
     if "clock" in d:  # the clock fields: settings and events, and each turn's time
-        clock["clock"] = _clock_field(d["clock"])
+        clock["clock"] = _clock_field(d["clock"], len(colors))
         clock["times"] = [t.get("time") for rd in rounds for t in rd.get("turns", [])]
     return Record(
         players=players, state=state, follow_up_pending=pending, result=result, extra=clock

@@ -9,9 +9,10 @@ A game may have a time control (docs/server.md, "Clocks"):
 
 Only a seat played by a person has a running clock: the clock of the seat to move runs while
 the game is ``playing`` and that seat is not a bot's. When it runs out, a bot of the control's
-``bot`` level takes the seat (:func:`timed_out`); the person may take it back with their token
+``bot`` level takes the seat (:func:`timed_out`). A player may also hand a seat to a bot
+(:func:`handed_over`: their own, or a silent one). The person may take it back with their token
 (:func:`taken_back`), with at least :data:`COMEBACK` seconds (or the whole budget when that is
-less) on their clock.
+less) on their clock. The clock's log lists each of these for the record.
 
 Every function takes the time as an argument, so the server's time source is injectable and
 tests need not sleep (``tests/server/test_server_clocks.py``).
@@ -139,7 +140,9 @@ class Clock:
     control: TimeControl
     remaining: list[float]
     since: dt.datetime | None = None
-    #: Clock events for the record: ``{"at", "seat", "kind": "timeout"|"back", "bot"?}``.
+    #: Clock events for the record (docs/notation.md, "Clock fields"): ``{"at", "seat",
+    #: "kind": "timeout", "bot"}``, ``{..., "kind": "handover", "bot", "by"}``, ``{..., "kind":
+    #: "back"}``.
     log: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
@@ -195,6 +198,17 @@ class Clock:
         self.since = None
         self.log.append({"at": at, "seat": seat, "kind": "timeout", "bot": self.control.bot})
 
+    def handed_over(self, seat: int, at: int, bot: str, by: int) -> None:
+        """Seat ``by`` handed seat ``seat`` (``by`` itself, or a silent one) to bot level ``bot``
+        after ``at`` decisions. No clock runs for a bot; the seat keeps the time it had.
+
+        >>> c = Clock(TimeControl("correspondence", hours=1), [3600.0, 3600.0])
+        >>> c.handed_over(0, 3, "medium", 1)
+        >>> c.log
+        [{'at': 3, 'seat': 0, 'kind': 'handover', 'bot': 'medium', 'by': 1}]
+        """
+        self.log.append({"at": at, "seat": seat, "kind": "handover", "bot": bot, "by": by})
+
     def taken_back(self, seat: int, at: int, running: int | None, now: dt.datetime) -> None:
         """Seat ``seat`` is a person's again: at least :data:`COMEBACK` s (or the budget)."""
         floor = min(COMEBACK, self.control.budget)
@@ -232,7 +246,7 @@ class Clock:
             "running": running if self.since is not None else None,
             "since": None if self.since is None else self.since.isoformat(),
             "deadline": None if (d := self.deadline(running)) is None else d.isoformat(),
-            # Timeouts and take-backs, as the record lists them: the game log shows them.
+            # Timeouts, hand-overs and take-backs, as the record lists them: the log shows them.
             "events": list(self.log),
         }
 

@@ -656,6 +656,8 @@ class GameService:
             )
             if timeout:
                 clocks.timed_out(seat, live.decision_count)
+            else:  # a player handed it over (docs/notation.md, "Clock fields")
+                clocks.handed_over(seat, live.decision_count, name, data["by"])
         values = clock_columns_after(clocks, live, seat, "bot")
         if not self.repo.hand_to_bot(live.id, live.event_count, seat, name, data, now, values):
             self.forget(live.id)
