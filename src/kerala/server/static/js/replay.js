@@ -2,7 +2,8 @@
 // user opens. The server replays through the rules (one place for the rules); this page asks
 // it for the position after K decisions and draws it. It opens at the start; the arrow keys
 // step; each step's change is outlined; any grounds can be enlarged. A timed game's clock
-// events (a seat's time ran out, its player took it back) are told at the step they followed.
+// events (a seat's time ran out, a player handed it to a bot, its player took it back) are
+// told at the step they followed.
 
 import { h, api } from "./ui.js";
 import { t } from "./i18n.js";
@@ -132,11 +133,12 @@ export function mountReplay(root, { game }) {
     return box;
   }
 
-  /** The clock's events after this step's decision (a timeout, a take-back), or nothing. */
+  /** The clock's events after this step's decision (a timeout, a hand-over, a take-back), or nothing. */
   function clockNote(names) {
     const here = st.events.filter((e) => e.at === st.at);
     if (!here.length) return null;
-    const text = here.map((e) => clockWords(e, names[e.seat] ?? t("words.seat", { n: e.seat + 1 }))).join(" · ");
+    const nameOf = (seat) => names[seat] ?? t("words.seat", { n: seat + 1 });
+    const text = here.map((e) => clockWords(e, nameOf(e.seat), Number.isInteger(e.by) ? nameOf(e.by) : undefined)).join(" · ");
     return h("p", { id: "replay-clock", class: "clock-event", "aria-live": "polite" }, text);
   }
 

@@ -41,10 +41,16 @@ export function levelWords(name) {
   return t(key) === key ? String(name) : t(key);
 }
 
-/** A clock event of the game (`{at, seat, kind: "timeout", bot}` or `{at, seat, kind: "back"}`,
- * docs/notation.md "Clock fields") in words. */
-export function clockWords(e, name) {
+/** A clock event of the game (`{at, seat, kind: "timeout", bot}`, `{at, seat, kind: "handover",
+ * bot, by}` or `{at, seat, kind: "back"}`, docs/notation.md "Clock fields") in words; `name` is
+ * the seat's player, `byName` the player of seat `by` (a hand-over's). */
+export function clockWords(e, name, byName) {
   if (e.kind === "timeout") return t("words.timeout", { name, bot: levelWords(e.bot) });
+  if (e.kind === "handover") {
+    const bot = levelWords(e.bot);
+    if (e.by === e.seat) return t("words.handoverOwn", { name, bot });
+    return t("words.handover", { by: byName ?? t("words.seat", { n: e.by + 1 }), name, bot });
+  }
   if (e.kind === "back") return t("words.back", { name });
   return `${name}: ${JSON.stringify(e)}`;
 }
@@ -60,7 +66,7 @@ export function logLines(rounds, names, clockEvents = []) {
   const eventsUpTo = (k) => {
     for (; next < events.length && events[next].at <= k; next++) {
       const e = events[next];
-      out.push({ seat: e.seat, clock: e.kind, text: clockWords(e, nameOf(e.seat)) });
+      out.push({ seat: e.seat, clock: e.kind, text: clockWords(e, nameOf(e.seat), Number.isInteger(e.by) ? nameOf(e.by) : undefined) });
     }
   };
   rounds.forEach((r, i) => {
