@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,19 @@ from fastapi.testclient import TestClient
 
 TWO_HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
 AppFactory = Callable[..., TestClient]
+
+
+class FakeTime:
+    """An injectable time source that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.t = dt.datetime.now(dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.t
+
+    def move(self, seconds: float) -> None:
+        self.t += dt.timedelta(seconds=seconds)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -9,31 +9,16 @@ source instead of sleeping (as ``test_server_clocks.py``)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, tokens_of
+from serverlib import TWO_HUMANS as HUMANS
+from serverlib import AppFactory, FakeTime, auth, create, tokens_of
 
 from kerala.notation import read_record
-
-HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
-
-
-class FakeTime:
-    """An injectable time source that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.t = dt.datetime.now(dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.t
-
-    def move(self, seconds: float) -> None:
-        self.t += dt.timedelta(seconds=seconds)
 
 
 @pytest.fixture

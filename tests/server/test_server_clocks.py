@@ -17,7 +17,8 @@ import httpx
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, play_chosen, tokens_of
+from serverlib import TWO_HUMANS as HUMANS
+from serverlib import AppFactory, FakeTime, auth, create, play_chosen, tokens_of
 from serverproc import Server
 
 from kerala.actions import decision_from_json
@@ -26,20 +27,6 @@ from kerala.server.clocks import COMEBACK, Clock, TimeControl
 from kerala.server.domain import NotYourTurn
 
 REDIS = "redis://127.0.0.1:6379/0"
-HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
-
-
-class FakeTime:
-    """An injectable time source that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.t = dt.datetime.now(dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.t
-
-    def move(self, seconds: float) -> None:
-        self.t += dt.timedelta(seconds=seconds)
 
 
 def left(clock: dict[str, Any], seat: int, now: dt.datetime) -> float:

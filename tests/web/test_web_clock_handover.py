@@ -10,38 +10,12 @@ decisions (docs/notation.md, "Clock fields"), in the log and in the replay.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from typing import Any
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from test_web_clock_log import get, log_lines, timed_game
 from webserver import DESKTOP, Server
 
 pytestmark = pytest.mark.timeout(240)
-
-
-def post(url: str, body: dict[str, Any]) -> Any:
-    headers = {"Content-Type": "application/json"}
-    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
-
-
-def get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as r:
-        return json.loads(r.read())
-
-
-def log_lines(page: Page) -> list[dict[str, str]]:
-    """The log as the page shows it: each line's text and what kind of line it is."""
-    lines: list[dict[str, str]] = page.eval_on_selector_all(
-        "#log li",
-        """els => els.map(e => ({text: e.innerText,
-            kind: e.classList.contains('round') ? 'round'
-                : e.classList.contains('clock-event') ? 'clock' : 'decision'}))""",
-    )
-    return lines
 
 
 def test_issue11_3_handover_then_take_back_both_in_the_log(
@@ -51,13 +25,7 @@ def test_issue11_3_handover_then_take_back_both_in_the_log(
     for Ada; Ada's page takes the seat back. Both pages' logs say "Bo handed Ada's seat to the
     easy bot" before the bot's decision for Ada, and "Ada took the seat back" after it; so does
     the replay."""
-    created = post(
-        f"{server.url}/api/games",
-        {
-            "seats": [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}],
-            "clock": {"kind": "realtime", "minutes": 5, "bot": "random"},
-        },
-    )
+    created = timed_game(server, 5, "random")
     gid = created["id"]
     assert created["game"]["to_move"] == 0  # Ada's turn: she stays silent
     ada_ctx = browser.new_context(viewport=DESKTOP)
