@@ -381,39 +381,6 @@ class GameRepository:
                     )
                 )
 
-    def add_decision(
-        self,
-        game_id: str,
-        seen: int,
-        *,
-        decisions: int,
-        to_move: int | None,
-        status: str,
-        result: dict[str, Any] | None,
-        data: dict[str, Any],
-        now: dt.datetime,
-        ranks: Sequence[int] | None = None,
-        clock: tuple[dict[str, Any] | None, dt.datetime | None, dt.datetime | None] = (
-            None,
-            None,
-            None,
-        ),
-    ) -> bool:
-        """:meth:`decision_write`, committed; whether it was stored."""
-        write = self.decision_write(
-            game_id,
-            seen,
-            decisions=decisions,
-            to_move=to_move,
-            status=status,
-            result=result,
-            data=data,
-            now=now,
-            ranks=ranks,
-            clock=clock,
-        )
-        return self.committer.run(write)
-
     def commit_later(self, write: Write) -> Future[bool]:
         """Hand a conditional write (:meth:`decision_write`) to the group committer; the
         future says, once it is committed, whether it was stored."""
