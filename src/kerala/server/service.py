@@ -460,10 +460,7 @@ class GameService:
                             steps.throw(e)  # forgets the game, raises e
                             raise
                         try:
-                            steps.send(stored)
-                        except StopIteration as done:
-                            out: tuple[Snapshot, dict[str, Any], int] = done.value
-                            return out
+                            return self._resume(steps, stored)
                         except GameError:
                             pass  # moved on meanwhile: judged again on the database's game
             finally:
@@ -478,6 +475,11 @@ class GameService:
         except BaseException as e:
             steps.throw(e)  # forgets the game, raises e
             raise
+        return self._resume(steps, stored)
+
+    @staticmethod
+    def _resume(steps: Steps[T], stored: bool) -> T:
+        """Tell a decision's steps whether their write was stored; their result."""
         try:
             steps.send(stored)
         except StopIteration as done:
