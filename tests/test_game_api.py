@@ -33,7 +33,7 @@ from kerala.actions import (
     turn_to_json,
 )
 from kerala.errors import IllegalDecisionError
-from kerala.game import GameState, Phase, new_game, replay
+from kerala.game import GameState, Phase, new_game, place_decisions, replay
 from kerala.grounds import LIMIT
 from kerala.tiles import ALL_TILE_TYPES, tile, tile_from_code
 from kerala.views import sample_state
@@ -244,6 +244,25 @@ def test_every_legal_decision_reads_back_from_its_text(seed: int) -> None:
             assert "\n" not in text and len(text) <= 20
             assert parse_decision(text, seat) == d
             assert s.parse_decision(text) == d
+
+
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=10, deadline=None)
+def test_p1_p4_place_decisions_of_one_tile_are_that_tiles_share_of_a_turn(seed: int) -> None:
+    """``place_decisions`` (the bots' look-ahead at tiles not yet drawn) lists exactly the
+    turn's placements of each tile (P1–P4) and the pass while one is left (G3)."""
+    for s in random_line(seed, ["blue", "red", "green", "black"], stop=60):
+        if s.phase != Phase.PLACE:
+            continue
+        seat = s.current_player
+        g = s.grounds[seat]
+        legal = s.legal_decisions()
+        for t in set(s.display):
+            mine = place_decisions(g, seat, [t])
+            assert [d for d in mine if type(d) is Place] == [
+                d for d in legal if type(d) is Place and d.take == t
+            ]
+            assert (Pass(seat) in mine) == (g.passes < 2) == (Pass(seat) in legal)
 
 
 def test_text_forms_of_each_kind_of_decision() -> None:

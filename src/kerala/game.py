@@ -209,6 +209,28 @@ def _follow_ups(
     return d
 
 
+def place_decisions(g: Grounds, seat: int, tiles: Iterable[TileType]) -> list[Decision]:
+    """Every legal placement (P1–P4) of each of ``tiles`` (distinct types) on grounds ``g``,
+    and the pass when one is left (G3): a turn's decisions, whatever the display holds."""
+    e0, e1 = g.elephants
+    cache = _PLACE_CACHE[seat]
+    out: list[Decision] = []
+    # P4: a target must not hold the other elephant (a symmetric question).
+    blocked = e1 - e0 in _NEIGHBOUR_SET
+    base = e0 * 64
+    for t in tiles:
+        opts = cache.get(base + t.index) or _place_options(seat, t, e0)
+        out += opts.but(e1) if blocked else opts.every
+    if e1 != e0:
+        base = e1 * 64
+        for t in tiles:
+            opts = cache.get(base + t.index) or _place_options(seat, t, e1)
+            out += opts.but(e0) if blocked else opts.every
+    if g.passes < MAX_PASSES:
+        out.append(_PASS[seat])
+    return out
+
+
 def apply_to_grounds(g: Grounds, d: Decision) -> None:
     """What decision ``d`` (known to be legal) does to its player's grounds, in place.
 
@@ -489,26 +511,10 @@ class GameState:
         phase = self.phase
         if phase == _PLACE:
             seat = (self.round + self.turn) % self.n
-            g = self.grounds[seat]
-            e0, e1 = g.elephants
             display = self.display
-            tiles = dict.fromkeys(display) if len(display) > 1 else display
-            cache = _PLACE_CACHE[seat]
-            out: list[Decision] = []
-            # P4: a target must not hold the other elephant (a symmetric question).
-            blocked = e1 - e0 in _NEIGHBOUR_SET
-            base = e0 * 64
-            for t in tiles:
-                opts = cache.get(base + t.index) or _place_options(seat, t, e0)
-                out += opts.but(e1) if blocked else opts.every
-            if e1 != e0:
-                base = e1 * 64
-                for t in tiles:
-                    opts = cache.get(base + t.index) or _place_options(seat, t, e1)
-                    out += opts.but(e0) if blocked else opts.every
-            if g.passes < MAX_PASSES:
-                out.append(_PASS[seat])
-            return out
+            return place_decisions(
+                self.grounds[seat], seat, dict.fromkeys(display) if len(display) > 1 else display
+            )
         if phase == _FOLLOW_UP:
             seat = (self.round + self.turn) % self.n
             g = self.grounds[seat]

@@ -8,7 +8,7 @@ from botlib import hidden_twin, midgame, play_until
 
 from kerala.actions import Decision, Place
 from kerala.bots import BotSpecError, make_bot
-from kerala.bots.evaluation import apply_to_grounds, follow_ups
+from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
 from kerala.bots.expert import DEFAULT_TIME, ExpertBot
 from kerala.game import GameState, Phase, new_game
 from kerala.grounds import Grounds
@@ -51,13 +51,43 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
     assert sum(counts) == bot.last_iterations
 
 
+def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
+    """Stage 1 plays every legal decision to the end of its round against the greedy
+    replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next turn
+    on the same sampled displays, one sample per iteration."""
+    s = midgame(players=4, seed=6, rounds=6)
+    seat = s.current_player
+    legal = s.legal_decisions()
+    bot = ExpertBot(3, iterations=50, method="lookahead", candidates=4)
+    ranked = bot.search(s.view(seat), legal)
+    assert sorted(map(str, (d for d, _, _ in ranked))) == sorted(map(str, legal))
+    assert [n for _, _, n in ranked] == [2] * 4 + [1] * (len(legal) - 4)
+    assert bot.last_iterations == len(legal) + 50
+    stage1 = [v for _, v, n in ranked if n == 1]
+    assert stage1 == sorted(stage1, reverse=True)
+    # A stage-1 value by hand: the rest of the round with the greedy bot's replies.
+    d, v, _ = ranked[-1]
+    t = s.copy(with_rng=False)
+    t.apply(d)
+    greedy = ExpertBot(0, iterations=1)
+    greedy._cache_round = -1
+    while Phase.PLACE <= t.phase < Phase.OVER and t.round == s.round:
+        t.apply(greedy._greedy_choice(t))
+    left = len(t.bag) / (t.tileset.total() - t.to_remove)
+    vals = [evaluate(g, left) for g in t.grounds]
+    assert v == pytest.approx(greedy._soft_reward(vals)[seat])
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
         ("expert:time=0", "expert option time='0' must be between"),
         ("expert:speed=3", "unknown expert option(s) speed"),
         ("expert:eval=magic", "eval='magic' must be 'hand' or 'learned'"),
-        ("expert:method=alphabeta", "method='alphabeta' must be 'auto', 'uct' or 'halving'"),
+        (
+            "expert:method=alphabeta",
+            "method='alphabeta' must be one of auto, uct, halving, lookahead",
+        ),
         ("expert:candidates=1", "candidates='1' must be a whole number 2..1000"),
     ],
 )
@@ -67,11 +97,11 @@ def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
     assert message in str(e.value)
 
 
-@pytest.mark.parametrize("method", ["uct", "halving"])
+@pytest.mark.parametrize("method", ["uct", "halving", "lookahead"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> None:
     s = new_game(["blue", "red", "green", "purple", "black"][:players], seed=3)
-    its = 4 if method == "uct" else 8
+    its = {"uct": 4, "halving": 8, "lookahead": 20}[method]
     bots = [ExpertBot(i, iterations=its, method=method) for i in range(players)]
     while not s.is_over():
         if s.is_chance():
@@ -86,7 +116,7 @@ def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> 
     assert all(b.exact_decisions >= 1 for b in bots)
 
 
-@pytest.mark.parametrize("method", ["uct", "halving"])
+@pytest.mark.parametrize("method", ["uct", "halving", "lookahead"])
 @pytest.mark.parametrize("rounds", [0, 9])
 def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, method: str) -> None:
     """I2: states differing only in bag order and removed tiles give the same choice."""

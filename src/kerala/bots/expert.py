@@ -15,13 +15,17 @@ these changes (their measured effect is in ``docs/bots.md``):
 - **Sequential halving with common random numbers** (``method=halving``, the default with
   2 players): the root's best ``candidates`` decisions of the greedy prior are judged on the
   same samples of the hidden tiles, future draws and rollout choices, the better half going on
-  each round; the other seats of the round reply with the greedy bot's exact choice. With 3-5
-  players the default is the ``mcts`` tree (``method=uct``). ``method=auto`` picks by the
-  player count, as measured in ``docs/bots.md``.
+  each round; the other seats of the round reply with the greedy bot's exact choice.
+- **One round exactly, then the next turn** (``method=lookahead``, the default with 3-5
+  players): every decision is played to the end of its round against the greedy replies (all
+  public: nothing is sampled), and the ``candidates`` best go on to this player's next turn,
+  judged on displays sampled from the unseen tiles (:meth:`ExpertBot._lookahead`).
+  ``method=uct`` is the ``mcts`` tree. ``method=auto`` picks by the player count, as measured
+  in ``docs/bots.md``.
 
 Spec: ``expert`` (1 second per decision, wall clock) or ``expert:time=T``; every ``mcts``
 option is accepted too (``clock=cpu`` for benchmarks on a busy machine), and ``method``
-(``auto``, ``uct``, ``halving``) and ``candidates`` (default 16).
+(``auto``, ``uct``, ``halving``, ``lookahead``) and ``candidates`` (default 16).
 
 >>> from kerala.game import new_game
 >>> s = new_game(["blue", "red"], seed=1); s.advance_chance()
@@ -38,13 +42,14 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from kerala.actions import Decision, Place
+from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
-from kerala.bots.evaluation import apply_to_grounds, follow_ups
+from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
 from kerala.bots.mcts import MCTSBot, mcts_from_options
-from kerala.game import GameState, Phase
+from kerala.game import GameState, Phase, place_decisions
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
+from kerala.tiles import TileType
 from kerala.views import PlayerView, sample_state
 
 #: The plain ``expert`` spec's budget: seconds per decision (wall clock).
@@ -63,11 +68,13 @@ class ExpertBot(MCTSBot):
     ) -> None:
         super().__init__(seed, **kwargs)
         self.name = "expert"
-        if method not in ("auto", "uct", "halving"):
-            raise ValueError(f"method must be 'auto', 'uct' or 'halving', got {method!r}")
+        if method not in _METHODS:
+            raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
         #: ``uct``: the ``mcts`` tree search; ``halving``: sequential halving over the best
         #: ``candidates`` decisions of the prior, every candidate judged on the same samples;
-        #: ``auto``: halving with 2 players, uct with 3-5 (what measured best).
+        #: ``lookahead``: every decision to the end of its round, the best ``candidates`` on
+        #: to this player's next turn; ``auto``: halving with 2 players, lookahead with 3-5
+        #: (what measured best).
         self.method = method
         self.candidates = candidates
         #: Decisions chosen by the exact last-round search (for tests and benchmarks).
@@ -81,10 +88,140 @@ class ExpertBot(MCTSBot):
     ) -> list[tuple[Decision, float, int]]:
         method = self.method
         if method == "auto":
-            method = "halving" if view.n == 2 else "uct"
+            method = "halving" if view.n == 2 else "lookahead"
         if method == "uct":
             return super().search(view, legal, focus)
+        if method == "lookahead":
+            return self._lookahead(view, legal, focus)
         return self._halving(view, legal, focus)
+
+    # -- one round exactly, then my next turn over sampled displays ---------------------------
+
+    def _lookahead(
+        self, view: PlayerView, legal: Sequence[Decision], focus: Sequence[Decision]
+    ) -> list[tuple[Decision, float, int]]:
+        """Every decision to the end of its round, the best few on to my next turn.
+
+        Stage 1: each legal decision is played out to the end of the round, the other seats
+        replying with the greedy bot's exact choice (all public, nothing sampled), and judged
+        as ``mcts`` judges a leaf. Stage 2: the ``candidates`` best go on to this player's next
+        turn: displays of the next round are sampled from the unseen tiles (the same samples
+        for every candidate), the players before this one take random tiles of it, and this
+        player takes the best placement of what is left (or passes). A candidate's value is
+        its mean margin then over the best other seat at the end of this round.
+        """
+        clock = self.clock
+        start = clock()
+        budget = self.time_budget
+        deadline = start + budget - self._margin if budget is not None else math.inf
+        n = view.n
+        me = legal[0].seat
+        rng = self.rng
+        w = self.weights
+        base = sample_state(view, rng)
+        hidden_removal = view.removed is None and base.to_remove > 0
+        self._cache_round = base.round
+        self._place_values = {}
+        order = self._root_order(view, legal)
+        for d in reversed(focus):
+            if d in order:
+                order.remove(d)
+                order.insert(0, d)
+        total = max(1, base.tileset.total() - base.to_remove)
+        round_ = base.round
+        # Stage 1: the rest of this round, exactly.
+        ends: dict[Decision, tuple[float, GameState | None, float]] = {}
+        stage1_end = start + 0.4 * (deadline - start)
+        for d in order:
+            if ends and clock() > stage1_end:
+                break
+            s = base.copy(with_rng=False)
+            s.apply_unchecked(d)
+            while Phase.PLACE <= s.phase < Phase.OVER and s.round == round_:
+                s.apply_unchecked(self._greedy_choice(s))
+            if s.phase == Phase.OVER:
+                ends[d] = (self._final_reward(s)[me], None, 0.0)
+                continue
+            left = len(s.bag) / total
+            vals = [evaluate(g, left, w) for g in s.grounds]
+            other = max(v for i, v in enumerate(vals) if i != me)
+            ends[d] = (self._soft_reward(vals)[me], s, other)
+        ranked1 = sorted(ends, key=lambda d: -ends[d][0])
+        top = [d for d in ranked1[: self.candidates] if ends[d][1] is not None]
+        self.last_iterations = len(ends)
+        if len(top) < 2:
+            return self._ranked(ranked1, ends, {}, order)
+        # Stage 2: my next turn, on displays sampled from the unseen tiles.
+        first = ends[top[0]][1]
+        assert first is not None
+        nb = len(first.bag)
+        owner = (round_ + 1) % n
+        before = (me - owner) % n
+        k = min(n, nb) - before
+        if k <= 0:
+            return self._ranked(ranked1, ends, {}, order)
+        left2 = max(0, nb - n) / total
+        best_of_tile: list[dict[TileType, float]] = [{} for _ in top]
+        pass_val: list[float] = []
+        grounds: list[Grounds] = []
+        for d in top:
+            st = ends[d][1]
+            assert st is not None
+            g = st.grounds[me]
+            grounds.append(g)
+            pv = -math.inf
+            if g.passes < 2:
+                h = g.copy()
+                apply_to_grounds(h, Pass(me))
+                pv = evaluate(h, left2, w)
+            pass_val.append(pv)
+        sums = [0.0] * len(top)
+        samples = 0
+        max_samples = self.iterations if self.iterations is not None else 1 << 60
+
+        def tile_value(i: int, t: TileType) -> float:
+            """This player's best value after placing ``t`` on candidate ``i``'s grounds."""
+            g = grounds[i]
+            best = -math.inf
+            for p in place_decisions(g, me, (t,)):
+                if type(p) is Place:
+                    h = g.copy()
+                    apply_to_grounds(h, p)
+                    best = max(best, evaluate(h, left2, w))
+            best_of_tile[i][t] = best
+            return best
+
+        while samples < max_samples and (samples == 0 or clock() < deadline):
+            s = self._determinize(base, rng, hidden_removal)
+            shown = rng.sample(s.bag, min(n, len(s.bag)))
+            avail = rng.sample(shown, k)
+            for i in range(len(top)):
+                cache = best_of_tile[i]
+                v = pass_val[i]
+                for t in avail:
+                    tv = cache.get(t)
+                    v = max(v, tile_value(i, t) if tv is None else tv)
+                sums[i] += v - ends[top[i]][2]
+            samples += 1
+        if samples == 0:
+            return self._ranked(ranked1, ends, {}, order)
+        value2 = {d: sums[i] / samples for i, d in enumerate(top)}
+        self.last_iterations = len(ends) + samples
+        self._learn_margin(start)
+        return self._ranked(ranked1, ends, value2, order)
+
+    @staticmethod
+    def _ranked(
+        ranked1: list[Decision],
+        ends: dict[Decision, tuple[float, GameState | None, float]],
+        value2: dict[Decision, float],
+        order: list[Decision],
+    ) -> list[tuple[Decision, float, int]]:
+        """Stage 2's candidates by their value, then stage 1's by theirs, then the unjudged."""
+        out = [(d, value2[d], 2) for d in sorted(value2, key=lambda d: -value2[d])]
+        out += [(d, ends[d][0], 1) for d in ranked1 if d not in value2]
+        out += [(d, 0.0, 0) for d in order if d not in ends]
+        return out
 
     # -- sequential halving with common random numbers ---------------------------------------
 
@@ -287,6 +424,7 @@ def _phase(s: GameState) -> Phase:
     return s.phase
 
 
+_METHODS: Final = ("auto", "uct", "halving", "lookahead")
 _TUNED: Final[dict[str, str]] = {}
 
 
@@ -295,8 +433,10 @@ def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
     ``candidates``)."""
     merged = {**_TUNED, **opts}
     method = merged.pop("method", "auto")
-    if method not in ("auto", "uct", "halving"):
-        raise BotSpecError(f"expert option method={method!r} must be 'auto', 'uct' or 'halving'")
+    if method not in _METHODS:
+        raise BotSpecError(
+            f"expert option method={method!r} must be one of {', '.join(_METHODS)}"
+        )
     raw = merged.pop("candidates", "16")
     try:
         candidates = int(raw)
