@@ -434,9 +434,7 @@ def expert_from_options(opts: dict[str, str], seed: int | None) -> ExpertBot:
     merged = {**_TUNED, **opts}
     method = merged.pop("method", "auto")
     if method not in _METHODS:
-        raise BotSpecError(
-            f"expert option method={method!r} must be one of {', '.join(_METHODS)}"
-        )
+        raise BotSpecError(f"expert option method={method!r} must be one of {', '.join(_METHODS)}")
     raw = merged.pop("candidates", "16")
     try:
         candidates = int(raw)
