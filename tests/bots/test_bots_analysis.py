@@ -34,13 +34,13 @@ from kerala.tiles import TileType
 Blunder = tuple[dict[str, Any], int, float]
 
 
-def blunder_record() -> Blunder:
-    """A greedy-vs-greedy game in which seat 0 once passes where a tile was worth ~10 points.
+def blunder_record(players: int = 2) -> Blunder:
+    """A game of greedy bots in which seat 0 once passes where a tile was worth ~10 points.
 
     Returns the record, the decision number of the planted pass and its cost in points.
     """
-    s = new_game(["blue", "red"], seed=11)
-    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    s = new_game(["blue", "red", "green", "black"][:players], seed=11)
+    bots = [make_bot("greedy", seed=k + 1) for k in range(players)]
     planted: tuple[int, float] | None = None
     decisions = 0
     while not s.is_over():
@@ -62,7 +62,8 @@ def blunder_record() -> Blunder:
         s.apply(d)
         decisions += 1
     assert planted is not None, "the deal has no pass worth planting"
-    return write_record(s, [{"name": "Ann"}, {"name": "Bob"}]), planted[0], planted[1]
+    names = [{"name": name} for name in ("Ann", "Bob", "Cy", "Di")[:players]]
+    return write_record(s, names), planted[0], planted[1]
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +89,20 @@ def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder: Blunder) -> None:
     ats = [d["at"] for d in analysis["decisions"]]
     assert ats == sorted(ats) and len(ats) == len(decision_points(doc, [0]))
     assert analysis["summary"]["0"]["blunders"] >= 1
+
+
+def test_issue16_planted_pass_is_flagged_with_four_players() -> None:
+    """With 3-5 players the expert's default search (``method=lookahead``) judges the played
+    decision on the same samples as its own choice, in win chance: the pass is a blunder."""
+    doc, at, cost = blunder_record(players=4)
+    assert cost >= 9
+    point = next(p for p in decision_points(doc, [0]) if p.at == at)
+    assert point.played == Pass(0)
+    review = review_point(point, 0.05, seed=1)
+    assert review["flag"] == "blunder"
+    assert decision_from_json(review["best"]) != Pass(0)
+    assert review["cost"]["win"] >= 0.2 and review["cost"]["points"] >= 4
+    assert all(0.0 <= t["win"] <= 1.0 for t in review["top"])
 
 
 def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder: Blunder) -> None:

@@ -46,7 +46,7 @@ from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
 from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
 from kerala.bots.mcts import MCTSBot, mcts_from_options
-from kerala.game import GameState, Phase, place_decisions
+from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
 from kerala.tiles import TileType
@@ -107,8 +107,10 @@ class ExpertBot(MCTSBot):
         as ``mcts`` judges a leaf. Stage 2: the ``candidates`` best go on to this player's next
         turn: displays of the next round are sampled from the unseen tiles (the same samples
         for every candidate), the players before this one take random tiles of it, and this
-        player takes the best placement of what is left (or passes). A candidate's value is
-        its mean margin then over the best other seat at the end of this round.
+        player takes the best placement of what is left (or passes). Candidates are ranked by
+        their mean margin then over the best other seat at the end of this round; the value
+        given with each is the mean soft reward of that margin, as ``mcts`` judges a leaf. A
+        decision in ``focus`` (analysis) always goes on to stage 2.
         """
         clock = self.clock
         start = clock()
@@ -147,7 +149,9 @@ class ExpertBot(MCTSBot):
             other = max(v for i, v in enumerate(vals) if i != me)
             ends[d] = (self._soft_reward(vals)[me], s, other)
         ranked1 = sorted(ends, key=lambda d: -ends[d][0])
-        top = [d for d in ranked1[: self.candidates] if ends[d][1] is not None]
+        top = ranked1[: self.candidates]
+        top += [d for d in focus if d in ends and d not in top]
+        top = [d for d in top if ends[d][1] is not None]
         self.last_iterations = len(ends)
         if len(top) < 2:
             return self._ranked(ranked1, ends, {}, order)
@@ -170,12 +174,14 @@ class ExpertBot(MCTSBot):
             g = st.grounds[me]
             grounds.append(g)
             pv = -math.inf
-            if g.passes < 2:
+            if g.passes < MAX_PASSES:
                 h = g.copy()
                 apply_to_grounds(h, Pass(me))
                 pv = evaluate(h, left2, w)
             pass_val.append(pv)
         sums = [0.0] * len(top)
+        wins = [0.0] * len(top)
+        temp = self.temperature
         samples = 0
         max_samples = self.iterations if self.iterations is not None else 1 << 60
 
@@ -201,11 +207,15 @@ class ExpertBot(MCTSBot):
                 for t in avail:
                     tv = cache.get(t)
                     v = max(v, tile_value(i, t) if tv is None else tv)
-                sums[i] += v - ends[top[i]][2]
+                z = (v - ends[top[i]][2]) / temp
+                sums[i] += z
+                wins[i] += 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
             samples += 1
         if samples == 0:
             return self._ranked(ranked1, ends, {}, order)
-        value2 = {d: sums[i] / samples for i, d in enumerate(top)}
+        # Ranked by the mean margin; the value given is the mean soft reward (a win chance,
+        # on the scale of stage 1's and of the other methods', for post-game analysis).
+        value2 = {d: (sums[i] / samples, wins[i] / samples) for i, d in enumerate(top)}
         self.last_iterations = len(ends) + samples
         self._learn_margin(start)
         return self._ranked(ranked1, ends, value2, order)
@@ -214,11 +224,11 @@ class ExpertBot(MCTSBot):
     def _ranked(
         ranked1: list[Decision],
         ends: dict[Decision, tuple[float, GameState | None, float]],
-        value2: dict[Decision, float],
+        value2: dict[Decision, tuple[float, float]],
         order: list[Decision],
     ) -> list[tuple[Decision, float, int]]:
         """Stage 2's candidates by their value, then stage 1's by theirs, then the unjudged."""
-        out = [(d, value2[d], 2) for d in sorted(value2, key=lambda d: -value2[d])]
+        out = [(d, value2[d][1], 2) for d in sorted(value2, key=lambda d: -value2[d][0])]
         out += [(d, ends[d][0], 1) for d in ranked1 if d not in value2]
         out += [(d, 0.0, 0) for d in order if d not in ends]
         return out
