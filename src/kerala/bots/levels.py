@@ -8,7 +8,9 @@ level      bot                                               time per decision
            decision 4 points worse is e≈2.7 times less likely)
 ``medium`` ``greedy``: the best one-step decision            instant
 ``hard``   ``mcts:time=1``: information-set MCTS              about 1 s
-``expert`` ``expert``: ``mcts`` with an exact last round      about 1 s
+``expert`` ``expert``: a sharper search (common random   about 1 s
+           numbers with 2 players, a next-turn look-ahead
+           with 3-5) and an exact last round
            (:mod:`kerala.bots.expert`, registered there)
 =========  ================================================  ====================
 
@@ -38,7 +40,7 @@ LEVELS: Final[dict[str, str]] = {
     "easy": "greedy with softmax slips (temperature 4 points)",
     "medium": "greedy",
     "hard": "mcts:time=1",
-    "expert": "expert (mcts:time=1 with an exact last round)",
+    "expert": "expert (time=1: a sharper search than mcts, an exact last round)",
 }
 
 
