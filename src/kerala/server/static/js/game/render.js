@@ -12,7 +12,35 @@ import { scoreSheet, colorVar, fmt } from "../sheet.js";
 import { hlRing, markSurplus } from "../grounds.js";
 import { analyse, canTurn, chosen, displayTiles, lastTurns, myMarks, myTurn, placesFor, uniq } from "./state.js";
 
+/** Where the pointer last was. The table is drawn anew at every update, and the browser sends
+ * no mouseenter or mouseleave to the new elements under a pointer that has not moved, so the
+ * log's hover outline is carried over a redraw by position (`moved` is the page's check). */
+const pointer = { x: -1, y: -1, moved: null };
+document.addEventListener(
+  "mousemove",
+  (e) => {
+    pointer.x = e.clientX;
+    pointer.y = e.clientY;
+    if (pointer.moved) pointer.moved();
+  },
+  { passive: true },
+);
+
 export function renderer(st, page, ui) {
+  // The log line under the pointer (its index) and the log drawn last, kept over redraws.
+  let hovered = null;
+  let drawnLog = null;
+  const underPointer = () => {
+    const el = document.elementFromPoint(pointer.x, pointer.y);
+    const li = el && el.closest ? el.closest("#log li") : null;
+    return li && hovered !== null && Number(li.dataset.line) === hovered;
+  };
+  pointer.moved = () => {
+    if (hovered !== null && drawnLog && !underPointer()) {
+      drawnLog.highlight(drawnLog.lines[hovered], false);
+      hovered = null;
+    }
+  };
   const nameOf = (i) => (st.game && st.game.players[i] ? st.game.players[i].name : t("words.seat", { n: i + 1 }));
 
   function prompt() {
@@ -297,14 +325,30 @@ export function renderer(st, page, ui) {
     const log = h(
       "ol",
       { class: "log", id: "log", "aria-label": t("log.aria") },
-      lines.map((l) =>
+      lines.map((l, i) =>
         h(
           "li",
-          { class: l.round ? "round muted" : l.clock ? "clock-event" : "", "data-seat": l.seat ?? null, onmouseenter: () => highlight(l, true), onmouseleave: () => highlight(l, false), onfocus: () => highlight(l, true), onblur: () => highlight(l, false), tabindex: l.round ? null : "-1" },
+          {
+            class: l.round ? "round muted" : l.clock ? "clock-event" : "",
+            "data-seat": l.seat ?? null,
+            "data-line": i,
+            onmouseenter: () => {
+              hovered = i;
+              highlight(l, true);
+            },
+            onmouseleave: () => {
+              hovered = null;
+              highlight(l, false);
+            },
+            onfocus: () => highlight(l, true),
+            onblur: () => highlight(l, false),
+            tabindex: l.round ? null : "-1",
+          },
           l.text,
         ),
       ),
     );
+    drawnLog = { lines, highlight };
     return h(
       "section",
       { class: `log-panel ${st.showLog ? "open" : ""}`, id: "log-panel" },
@@ -443,6 +487,11 @@ export function renderer(st, page, ui) {
     if (dlg) dlg.showModal();
     const log = page.querySelector("#log");
     log.scrollTop = follow ? log.scrollHeight : oldTop;
+    // A log line still under the still pointer keeps its outline (see `pointer`).
+    if (hovered !== null) {
+      if (drawnLog && drawnLog.lines[hovered] && underPointer()) drawnLog.highlight(drawnLog.lines[hovered], true);
+      else hovered = null;
+    }
     // Keep keyboard focus where it was; when the confirm step appears, it takes the focus.
     const cb = page.querySelector("#confirm-btn");
     let kept = false;
