@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -88,3 +89,16 @@ def play_to_end(client: TestClient, game_id: str, tokens: dict[int, str]) -> Any
     while game["status"] != "over":
         game = play_chosen(client, game_id, tokens, 1)
     return game
+
+
+def wait_for_events(
+    http: Any, gid: str, pred: Callable[[list[Any]], Any], timeout: float = 20.0
+) -> list[dict[str, Any]]:
+    """Poll the game's events until ``pred(events)`` holds; the events."""
+    deadline = time.monotonic() + timeout
+    while True:
+        evs = http.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"]
+        if pred(evs):
+            return list(evs)
+        assert time.monotonic() < deadline, f"timed out waiting; events: {evs[-5:]}"
+        time.sleep(0.05)

@@ -9,14 +9,13 @@ source instead of sleeping (as ``test_server_clocks.py``)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS as HUMANS
-from serverlib import AppFactory, FakeTime, auth, create, tokens_of
+from serverlib import AppFactory, FakeTime, auth, create, tokens_of, wait_for_events
 
 from kerala.notation import read_record
 
@@ -28,16 +27,6 @@ def timed(make_client: AppFactory, db_url: str) -> Iterator[tuple[TestClient, Fa
     fake = FakeTime()
     c.app.state.service.now = fake  # type: ignore[attr-defined]
     yield c, fake
-
-
-def wait_for(client: TestClient, gid: str, pred: Any, timeout: float = 20.0) -> list[Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        evs = client.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"]
-        if pred(evs):
-            return list(evs)
-        assert time.monotonic() < deadline, f"timed out waiting; events: {evs[-5:]}"
-        time.sleep(0.05)
 
 
 def decisions(evs: list[dict[str, Any]]) -> int:
@@ -66,9 +55,13 @@ def test_issue11_3_handover_then_take_back_in_clock_events_and_record(
     evs = client.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"]
     seat = [e for e in evs if e["kind"] == "seat"]
     assert seat[-1]["by"] == other and "timeout" not in seat[-1]
-    evs = wait_for(client, gid, lambda es: decisions(es) >= 1)
+    evs = wait_for_events(client, gid, lambda es: decisions(es) >= 1)
+
     # The bot has decided for Ada (and maybe her follow-up); then she takes her seat back.
-    wait_for(client, gid, lambda es: client.get(f"/api/games/{gid}").json()["to_move"] == other)
+    def moved_on(_: list[Any]) -> bool:
+        return bool(client.get(f"/api/games/{gid}").json()["to_move"] == other)
+
+    wait_for_events(client, gid, moved_on)
     at = decisions(client.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"])
     r = client.post(f"/api/games/{gid}/seats/{mover}/back", headers=auth(tokens[mover]))
     assert r.status_code == 200, r.text

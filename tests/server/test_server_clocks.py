@@ -18,7 +18,7 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS as HUMANS
-from serverlib import AppFactory, FakeTime, auth, create, play_chosen, tokens_of
+from serverlib import AppFactory, FakeTime, auth, create, play_chosen, tokens_of, wait_for_events
 from serverproc import Server
 
 from kerala.actions import decision_from_json
@@ -35,17 +35,6 @@ def left(clock: dict[str, Any], seat: int, now: dt.datetime) -> float:
     if clock["running"] == seat:
         t -= (now - dt.datetime.fromisoformat(clock["since"])).total_seconds()
     return max(0.0, t)
-
-
-def wait_for(http: Any, gid: str, pred: Any, timeout: float = 20.0) -> list[dict[str, Any]]:
-    """Poll the game's events until ``pred(events)`` holds; the events."""
-    deadline = time.monotonic() + timeout
-    while True:
-        evs = http.get(f"/api/games/{gid}/events", params={"since": 0}).json()["events"]
-        if pred(evs):
-            return list(evs)
-        assert time.monotonic() < deadline, f"timed out waiting; events: {evs[-5:]}"
-        time.sleep(0.05)
 
 
 def timeout_events(evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,7 +129,7 @@ def test_issue11_3_timeout_bot_plays_take_back_with_token(
     time.sleep(0.3)  # several ticks: not out of time yet
     assert timeout_events(client.get(f"/api/games/{gid}/events").json()["events"]) == []
     fake.move(2)
-    evs = wait_for(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
+    evs = wait_for_events(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
     (out,) = timeout_events(evs)
     assert out["seat"] == 0 and out["bot"] == "random" and out["by"] is None
     first = next(e for e in evs if e["kind"] == "decision")
@@ -252,7 +241,7 @@ def test_issue11_3_handing_over_stops_the_clock_and_a_late_bot_is_refused(
         f"/api/games/{gid}/seats/0/bot", json={"level": "random"}, headers=auth(tokens[0])
     )
     assert r.status_code == 200, r.text
-    g = wait_for(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
+    g = wait_for_events(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
     game = client.get(f"/api/games/{gid}").json()
     assert game["clock"]["remaining"][0] == pytest.approx(570.0)  # charged until handed over
     # Taken back while the other seat moves: a bot's decision for the seat is refused now.
@@ -292,7 +281,7 @@ def test_issue11_3_process_timeout_bot_marked_take_back(db_url: str, tmp_path: P
             },
         )
         gid, tokens = created["id"], tokens_of(created)
-        evs = wait_for(srv.http, gid, lambda es: any(e.get("bot") is True for e in es))
+        evs = wait_for_events(srv.http, gid, lambda es: any(e.get("bot") is True for e in es))
         assert timeout_events(evs)[0]["seat"] == 0
         assert next(e for e in evs if e["kind"] == "decision")["bot"] is True
         back = _post(srv.http, f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0]))
@@ -353,7 +342,7 @@ def test_issue11_3_two_processes_time_out_once(pg_url: str, prefix: str, tmp_pat
             for i in range(4)
         ]
         for gid in gids:
-            evs = wait_for(servers[0].http, gid, lambda es: len(timeout_events(es)) >= 2)
+            evs = wait_for_events(servers[0].http, gid, lambda es: len(timeout_events(es)) >= 2)
             time.sleep(0.3)  # a second timeout of the same seat would have come by now
             evs = servers[1].http.get(f"/api/games/{gid}/events").json()["events"]
             seats = [e["seat"] for e in timeout_events(evs)]
