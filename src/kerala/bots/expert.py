@@ -120,15 +120,8 @@ class ExpertBot(MCTSBot):
         me = legal[0].seat
         rng = self.rng
         w = self.weights
-        base = sample_state(view, rng)
-        hidden_removal = view.removed is None and base.to_remove > 0
-        self._cache_round = base.round
-        self._place_values = {}
-        order = self._root_order(view, legal)
-        for d in reversed(focus):
-            if d in order:
-                order.remove(d)
-                order.insert(0, d)
+        base, hidden_removal, order = self._start(view, legal)
+        order = [d for d in order if d in focus] + [d for d in order if d not in focus]
         total = max(1, base.tileset.total() - base.to_remove)
         round_ = base.round
         # Stage 1: the rest of this round, exactly.
@@ -197,9 +190,11 @@ class ExpertBot(MCTSBot):
             best_of_tile[i][t] = best
             return best
 
+        # Only the bag is needed: under hidden removal it is redrawn, not the whole state.
+        redraw = hidden_removal and base.phase != Phase.REMOVAL
         while samples < max_samples and (samples == 0 or clock() < deadline):
-            s = self._determinize(base, rng, hidden_removal)
-            shown = rng.sample(s.bag, min(n, len(s.bag)))
+            bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
+            shown = rng.sample(bag, min(n, len(bag)))
             avail = rng.sample(shown, k)
             for i in range(len(top)):
                 cache = best_of_tile[i]
@@ -211,8 +206,6 @@ class ExpertBot(MCTSBot):
                 sums[i] += z
                 wins[i] += 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
             samples += 1
-        if samples == 0:
-            return self._ranked(ranked1, ends, {}, order)
         # Ranked by the mean margin; the value given is the mean soft reward (a win chance,
         # on the scale of stage 1's and of the other methods', for post-game analysis).
         value2 = {d: (sums[i] / samples, wins[i] / samples) for i, d in enumerate(top)}
@@ -256,11 +249,7 @@ class ExpertBot(MCTSBot):
         )
         me = legal[0].seat
         rng = self.rng
-        base = sample_state(view, rng)
-        hidden_removal = view.removed is None and base.to_remove > 0
-        self._cache_round = base.round
-        self._place_values = {}
-        ranked_all = self._root_order(view, legal)
+        base, hidden_removal, ranked_all = self._start(view, legal)
         cands = ranked_all[: self.candidates]
         for d in focus:
             if d not in cands and d in ranked_all:

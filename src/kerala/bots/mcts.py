@@ -169,14 +169,9 @@ class MCTSBot:
         rng = self.rng
         n = view.n
         me = legal[0].seat
-        base = sample_state(view, rng)
-        hidden_removal = view.removed is None and base.to_remove > 0
+        base, hidden_removal, order = self._start(view, legal)
         root = _Node(n)
-        # In the root's round a seat's grounds do not change before its placement, so the
-        # opponent model's values of the placements are shared by every path of the tree.
-        self._cache_round = base.round
-        self._place_values = {}
-        root.cands = self._root_order(view, legal)
+        root.cands = order
         if focus:
             first = [d for d in root.cands if d in focus]
             root.cands = first + [d for d in root.cands if d not in focus]
@@ -201,6 +196,19 @@ class MCTSBot:
                 ranked.append((d, 0.0, 0))
         self._learn_margin(start)
         return ranked
+
+    def _start(
+        self, view: PlayerView, legal: Sequence[Decision]
+    ) -> tuple[GameState, bool, list[Decision]]:
+        """A search's start: a state drawn from the view (its hidden tiles sampled), whether
+        the removed tiles are hidden (then redrawn for every sample), and the root's decisions,
+        best prior first."""
+        base = sample_state(view, self.rng)
+        # In the root's round a seat's grounds do not change before its placement, so the
+        # opponent model's values of the placements are shared by every path of the search.
+        self._cache_round = base.round
+        self._place_values = {}
+        return base, view.removed is None and base.to_remove > 0, self._root_order(view, legal)
 
     def _root_order(self, view: PlayerView, legal: Sequence[Decision]) -> list[Decision]:
         """The root's decisions, best prior first.
@@ -230,18 +238,22 @@ class MCTSBot:
     def _determinize(base: GameState, rng: random.Random, hidden_removal: bool) -> GameState:
         s = base.copy(with_rng=False)
         if hidden_removal and s.phase != Phase.REMOVAL:
-            # Redraw which unseen tiles of unplayed colors were removed (S3, I2).
-            played = set(s.colors)
-            pool = list(s.removed)
-            keep: list[TileType] = []
-            for t in s.bag:
-                (keep if t.color in played else pool).append(t)
-            rng.shuffle(pool)
-            k = s.to_remove
-            s.removed = pool[:k]
-            keep.extend(pool[k:])
-            s.bag = keep
+            s.removed, s.bag = MCTSBot._redraw_removed(s, rng)
         return s
+
+    @staticmethod
+    def _redraw_removed(s: GameState, rng: random.Random) -> tuple[list[TileType], list[TileType]]:
+        """Which unseen tiles of unplayed colors were removed, drawn again (S3, I2): the
+        removed tiles and the bag that goes with them."""
+        played = set(s.colors)
+        pool = list(s.removed)
+        keep: list[TileType] = []
+        for t in s.bag:
+            (keep if t.color in played else pool).append(t)
+        rng.shuffle(pool)
+        k = s.to_remove
+        keep.extend(pool[k:])
+        return pool[:k], keep
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random, me: int) -> None:
         path = [root]
