@@ -98,7 +98,9 @@ def test_issue16_planted_pass_is_flagged_with_four_players() -> None:
     assert cost >= 9
     point = next(p for p in decision_points(doc, [0]) if p.at == at)
     assert point.played == Pass(0)
-    review = review_point(point, 0.05, seed=1)
+    # Early in the game the next round's tile values fill in slowly (every tile type can
+    # show up); half a second of CPU settles the estimate (about 0.29 of a win chance).
+    review = review_point(point, 0.5, seed=1)
     assert review["flag"] == "blunder"
     assert decision_from_json(review["best"]) != Pass(0)
     assert review["cost"]["win"] >= 0.2 and review["cost"]["points"] >= 4

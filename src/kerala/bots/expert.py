@@ -16,10 +16,11 @@ these changes (their measured effect is in ``docs/bots.md``):
   2 players): the root's best ``candidates`` decisions of the greedy prior are judged on the
   same samples of the hidden tiles, future draws and rollout choices, the better half going on
   each round; the other seats of the round reply with the greedy bot's exact choice.
-- **One round exactly, then the next turn** (``method=lookahead``, the default with 3-5
+- **One round exactly, then the next round** (``method=lookahead``, the default with 3-5
   players): every decision is played to the end of its round against the greedy replies (all
-  public: nothing is sampled), and the ``candidates`` best go on to this player's next turn,
-  judged on displays sampled from the unseen tiles (:meth:`ExpertBot._lookahead`).
+  public: nothing is sampled), and the ``candidates`` best go on through the next round, every
+  seat taking its greedy tile, judged on displays sampled from the unseen tiles
+  (:meth:`ExpertBot._lookahead`).
   ``method=uct`` is the ``mcts`` tree. ``method=auto`` picks by the player count, as measured
   in ``docs/bots.md``.
 
@@ -45,6 +46,7 @@ from typing import Any, Final
 from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
 from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
+from kerala.bots.greedy import best_follow_up_value
 from kerala.bots.mcts import MCTSBot, mcts_from_options
 from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
 from kerala.grounds import Grounds
@@ -104,13 +106,13 @@ class ExpertBot(MCTSBot):
 
         Stage 1: each legal decision is played out to the end of the round, the other seats
         replying with the greedy bot's exact choice (all public, nothing sampled), and judged
-        as ``mcts`` judges a leaf. Stage 2: the ``candidates`` best go on to this player's next
-        turn: displays of the next round are sampled from the unseen tiles (the same samples
-        for every candidate), the players before this one take random tiles of it, and this
-        player takes the best placement of what is left (or passes). Candidates are ranked by
-        their mean margin then over the best other seat at the end of this round; the value
-        given with each is the mean soft reward of that margin, as ``mcts`` judges a leaf. A
-        decision in ``focus`` (analysis) always goes on to stage 2.
+        as ``mcts`` judges a leaf. Stage 2: the ``candidates`` best go on through the next
+        round: its displays are sampled from the unseen tiles (the same samples for every
+        candidate), and every seat in turn takes the tile whose best placement is best for it,
+        or passes (the greedy bot's choice). Candidates are ranked by their mean margin over
+        the best other seat at the end of the next round; the value given with each is the
+        mean soft reward of that margin, as ``mcts`` judges a leaf. A decision in ``focus``
+        (analysis) always goes on to stage 2.
         """
         clock = self.clock
         start = clock()
@@ -125,10 +127,139 @@ class ExpertBot(MCTSBot):
         total = max(1, base.tileset.total() - base.to_remove)
         round_ = base.round
         # Stage 1: the rest of this round, exactly.
+        ends = self._round_ends(base, order, me, start + 0.4 * (deadline - start))
+        ranked1 = sorted(ends, key=lambda d: -ends[d][0])
+        top = ranked1[: self.candidates]
+        top += [d for d in focus if d in ends and d not in top]
+        top = [d for d in top if ends[d][1] is not None]
+        self.last_iterations = len(ends)
+        if len(top) < 2:
+            return self._ranked(ranked1, ends, {}, order)
+        # Stage 2: the next round, on displays sampled from the unseen tiles. Every seat in
+        # turn takes the tile best for it, or passes (the greedy bot's choice; P1-P4, G3).
+        states = [ends[d][1] for d in top]
+        nb = len(states[0].bag) if states[0] is not None else 0
+        if nb < n:  # no next round: the bag runs out at a round's end (S4)
+            return self._ranked(ranked1, ends, {}, order)
+        owner = (round_ + 1) % n
+        seats = [(owner + j) % n for j in range(n)]
+        left2 = (nb - n) / total
+        # One slot per distinct (seat, grounds): most seats' grounds are the same after many
+        # candidates. A slot holds the value of standing still, of passing, and each tile
+        # type's best placement value (filled in when first needed).
+        slot_of: dict[tuple[Any, ...], int] = {}
+        slots: list[list[int]] = []  # per candidate, per seat
+        slot_grounds: list[tuple[int, Grounds]] = []
+        still: list[float] = []
+        pass_val: list[float] = []
+        for st in states:
+            assert st is not None
+            row = []
+            for p, g in enumerate(st.grounds):
+                fp = (p, tuple(g.elephants), g.passes, frozenset(g.stacks.items()))
+                idx = slot_of.get(fp)
+                if idx is None:
+                    idx = slot_of[fp] = len(slot_grounds)
+                    slot_grounds.append((p, g))
+                    still.append(evaluate(g, left2, w))
+                    v = -math.inf
+                    if g.passes < MAX_PASSES:
+                        h = g.copy()
+                        apply_to_grounds(h, Pass(p))
+                        v = evaluate(h, left2, w)
+                    pass_val.append(v)
+                row.append(idx)
+            slots.append(row)
+        best_of_tile: list[dict[TileType, float]] = [{} for _ in slot_grounds]
+
+        def tile_value(idx: int, t: TileType) -> float:
+            """A slot's best value after placing ``t``; a special tile's three best
+            placements (before the follow-up) are judged with their best follow-up."""
+            p, g = slot_grounds[idx]
+            best = -math.inf
+            placed: list[tuple[float, Grounds]] = []
+            for d in place_decisions(g, p, (t,)):
+                if type(d) is Place:
+                    h = g.copy()
+                    apply_to_grounds(h, d)
+                    v = evaluate(h, left2, w)
+                    best = max(best, v)
+                    placed.append((v, h))
+            if t.special is not None:
+                placed.sort(key=lambda x: -x[0])
+                for _, h in placed[:3]:
+                    best = max(best, best_follow_up_value(h, p, t.special, left2, w))
+            best_of_tile[idx][t] = best
+            return best
+
+        m = len(top)
+        sums = [0.0] * m
+        wins = [0.0] * m
+        zs = [0.0] * m
+        temp = self.temperature
+        samples = 0
+        max_samples = self.iterations if self.iterations is not None else 1 << 60
+        # Only the bag is needed: under hidden removal it is redrawn, not the whole state.
+        redraw = hidden_removal and base.phase != Phase.REMOVAL
+        vals = [0.0] * n
+        out_of_time = False
+        while samples < max_samples and not out_of_time:
+            bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
+            shown = rng.sample(bag, n)
+            for i in range(m):
+                row = slots[i]
+                avail = list(shown)
+                for p in seats:
+                    idx = row[p]
+                    cache = best_of_tile[idx]
+                    v = pass_val[idx]
+                    pick = None
+                    for t in avail:
+                        tv = cache.get(t)
+                        if tv is None:
+                            tv = tile_value(idx, t)
+                        if tv > v:
+                            v = tv
+                            pick = t
+                    if pick is not None:
+                        avail.remove(pick)
+                    vals[p] = v if v > -math.inf else still[idx]
+                mine = vals[me]
+                vals[me] = -math.inf
+                zs[i] = (mine - max(vals)) / temp
+                if clock() > deadline:
+                    out_of_time = True
+                    break
+            else:  # a sample counts only when every candidate was judged on it
+                for i, z in enumerate(zs):
+                    sums[i] += z
+                    wins[i] += 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
+                samples += 1
+        if samples == 0:
+            self._learn_margin(start)
+            return self._ranked(ranked1, ends, {}, order)
+        # Ranked by the mean margin; the value given is the mean soft reward (a win chance,
+        # on the scale of stage 1's and of the other methods', for post-game analysis).
+        value2 = {d: (sums[i] / samples, wins[i] / samples) for i, d in enumerate(top)}
+        self.last_iterations = len(ends) + samples
+        self._learn_margin(start)
+        return self._ranked(ranked1, ends, value2, order)
+
+    def _round_ends(
+        self, base: GameState, order: Sequence[Decision], me: int, until: float
+    ) -> dict[Decision, tuple[float, GameState | None, float]]:
+        """Each decision of ``order`` played to the end of its round, the other seats replying
+        with the greedy bot's exact choice (all public: nothing is sampled), until the clock
+        passes ``until`` (at least one decision is judged). Per decision: its value as
+        ``mcts`` judges a leaf (the final result if the game ends), the state at the end of
+        the round (``None`` if the game ended) and the best other seat's evaluation then."""
+        clock = self.clock
+        w = self.weights
+        total = max(1, base.tileset.total() - base.to_remove)
+        round_ = base.round
         ends: dict[Decision, tuple[float, GameState | None, float]] = {}
-        stage1_end = start + 0.4 * (deadline - start)
         for d in order:
-            if ends and clock() > stage1_end:
+            if ends and clock() > until:
                 break
             s = base.copy(with_rng=False)
             s.apply_unchecked(d)
@@ -141,77 +272,7 @@ class ExpertBot(MCTSBot):
             vals = [evaluate(g, left, w) for g in s.grounds]
             other = max(v for i, v in enumerate(vals) if i != me)
             ends[d] = (self._soft_reward(vals)[me], s, other)
-        ranked1 = sorted(ends, key=lambda d: -ends[d][0])
-        top = ranked1[: self.candidates]
-        top += [d for d in focus if d in ends and d not in top]
-        top = [d for d in top if ends[d][1] is not None]
-        self.last_iterations = len(ends)
-        if len(top) < 2:
-            return self._ranked(ranked1, ends, {}, order)
-        # Stage 2: my next turn, on displays sampled from the unseen tiles.
-        first = ends[top[0]][1]
-        assert first is not None
-        nb = len(first.bag)
-        owner = (round_ + 1) % n
-        before = (me - owner) % n
-        k = min(n, nb) - before
-        if k <= 0:
-            return self._ranked(ranked1, ends, {}, order)
-        left2 = max(0, nb - n) / total
-        best_of_tile: list[dict[TileType, float]] = [{} for _ in top]
-        pass_val: list[float] = []
-        grounds: list[Grounds] = []
-        for d in top:
-            st = ends[d][1]
-            assert st is not None
-            g = st.grounds[me]
-            grounds.append(g)
-            pv = -math.inf
-            if g.passes < MAX_PASSES:
-                h = g.copy()
-                apply_to_grounds(h, Pass(me))
-                pv = evaluate(h, left2, w)
-            pass_val.append(pv)
-        sums = [0.0] * len(top)
-        wins = [0.0] * len(top)
-        temp = self.temperature
-        samples = 0
-        max_samples = self.iterations if self.iterations is not None else 1 << 60
-
-        def tile_value(i: int, t: TileType) -> float:
-            """This player's best value after placing ``t`` on candidate ``i``'s grounds."""
-            g = grounds[i]
-            best = -math.inf
-            for p in place_decisions(g, me, (t,)):
-                if type(p) is Place:
-                    h = g.copy()
-                    apply_to_grounds(h, p)
-                    best = max(best, evaluate(h, left2, w))
-            best_of_tile[i][t] = best
-            return best
-
-        # Only the bag is needed: under hidden removal it is redrawn, not the whole state.
-        redraw = hidden_removal and base.phase != Phase.REMOVAL
-        while samples < max_samples and (samples == 0 or clock() < deadline):
-            bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
-            shown = rng.sample(bag, min(n, len(bag)))
-            avail = rng.sample(shown, k)
-            for i in range(len(top)):
-                cache = best_of_tile[i]
-                v = pass_val[i]
-                for t in avail:
-                    tv = cache.get(t)
-                    v = max(v, tile_value(i, t) if tv is None else tv)
-                z = (v - ends[top[i]][2]) / temp
-                sums[i] += z
-                wins[i] += 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
-            samples += 1
-        # Ranked by the mean margin; the value given is the mean soft reward (a win chance,
-        # on the scale of stage 1's and of the other methods', for post-game analysis).
-        value2 = {d: (sums[i] / samples, wins[i] / samples) for i, d in enumerate(top)}
-        self.last_iterations = len(ends) + samples
-        self._learn_margin(start)
-        return self._ranked(ranked1, ends, value2, order)
+        return ends
 
     @staticmethod
     def _ranked(
