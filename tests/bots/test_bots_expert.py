@@ -3,13 +3,16 @@ last round."""
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 from botlib import hidden_twin, midgame, play_until
 
 from kerala.actions import Decision, Place
 from kerala.bots import BotSpecError, make_bot
-from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
-from kerala.bots.expert import DEFAULT_TIME, ExpertBot
+from kerala.bots.evaluation import DEFAULT_WEIGHTS, apply_to_grounds, evaluate, follow_ups
+from kerala.bots.expert import DEFAULT_TIME, ExpertBot, _NextRound
 from kerala.game import GameState, Phase, new_game
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -53,7 +56,7 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
 
 def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
     """Stage 1 plays every legal decision to the end of its round against the greedy
-    replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next turn
+    replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next round
     on the same sampled displays, one sample per iteration."""
     s = midgame(players=4, seed=6, rounds=6)
     seat = s.current_player
@@ -76,6 +79,37 @@ def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
     left = len(t.bag) / (t.tileset.total() - t.to_remove)
     vals = [evaluate(g, left) for g in t.grounds]
     assert v == pytest.approx(greedy._soft_reward(vals)[seat])
+
+
+def test_issue16_lookahead_stage2_plays_the_next_round_as_the_greedy_bot() -> None:
+    """Stage 2 on a given display (G1-G3): from the next bag owner, every seat takes the
+    greedy bot's choice (a tile's best placement, or a pass), a taken tile is gone for the
+    seats after it, and the candidate's margin is the evaluation's, over the best other
+    seat. Checked against the engine playing that round with the greedy bot."""
+    s = midgame(players=4, seed=6, rounds=6)
+    me = s.current_player
+    bot = ExpertBot(3, iterations=1)
+    ends = bot._round_ends(s, s.legal_decisions(), me, math.inf)
+    states = [st for _, st, _ in ends.values() if st is not None][:8]
+    total = s.tileset.total() - s.to_remove
+    left = (len(states[0].bag) - s.n) / total
+    nxt = _NextRound(states, me, left, DEFAULT_WEIGHTS)
+    rng = random.Random(1)
+    for i, st in enumerate(states):
+        for _ in range(5):
+            # Plain tiles: a special tile's follow-up is judged on its best placements only.
+            shown = rng.sample([t for t in st.bag if t.special is None], s.n)
+            t = st.copy(with_rng=False)
+            for tile in shown:
+                t.apply_draw(tile)
+            assert t.phase == Phase.PLACE and t.round == st.round
+            greedy = ExpertBot(0, iterations=1)
+            greedy._cache_round = -1
+            while Phase.PLACE <= t.phase < Phase.OVER and t.round == st.round:
+                t.apply(greedy._greedy_choice(t))
+            vals = [evaluate(g, left) for g in t.grounds]
+            want = vals[me] - max(v for p, v in enumerate(vals) if p != me)
+            assert nxt.margin(i, shown) == pytest.approx(want)
 
 
 @pytest.mark.parametrize(

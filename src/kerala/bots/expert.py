@@ -45,7 +45,7 @@ from typing import Any, Final
 
 from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
-from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
+from kerala.bots.evaluation import Weights, apply_to_grounds, evaluate, follow_ups
 from kerala.bots.greedy import best_follow_up_value
 from kerala.bots.mcts import MCTSBot, mcts_from_options
 from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
@@ -125,7 +125,6 @@ class ExpertBot(MCTSBot):
         base, hidden_removal, order = self._start(view, legal)
         order = [d for d in order if d in focus] + [d for d in order if d not in focus]
         total = max(1, base.tileset.total() - base.to_remove)
-        round_ = base.round
         # Stage 1: the rest of this round, exactly.
         ends = self._round_ends(base, order, me, start + 0.4 * (deadline - start))
         ranked1 = sorted(ends, key=lambda d: -ends[d][0])
@@ -137,61 +136,14 @@ class ExpertBot(MCTSBot):
             return self._ranked(ranked1, ends, {}, order)
         # Stage 2: the next round, on displays sampled from the unseen tiles. Every seat in
         # turn takes the tile best for it, or passes (the greedy bot's choice; P1-P4, G3).
-        states = [ends[d][1] for d in top]
-        nb = len(states[0].bag) if states[0] is not None else 0
-        if nb < n:  # no next round: the bag runs out at a round's end (S4)
-            return self._ranked(ranked1, ends, {}, order)
-        owner = (round_ + 1) % n
-        seats = [(owner + j) % n for j in range(n)]
-        left2 = (nb - n) / total
-        # One slot per distinct (seat, grounds): most seats' grounds are the same after many
-        # candidates. A slot holds the value of standing still, of passing, and each tile
-        # type's best placement value (filled in when first needed).
-        slot_of: dict[tuple[Any, ...], int] = {}
-        slots: list[list[int]] = []  # per candidate, per seat
-        slot_grounds: list[tuple[int, Grounds]] = []
-        still: list[float] = []
-        pass_val: list[float] = []
-        for st in states:
+        states: list[GameState] = []
+        for d in top:
+            st = ends[d][1]
             assert st is not None
-            row = []
-            for p, g in enumerate(st.grounds):
-                fp = (p, tuple(g.elephants), g.passes, frozenset(g.stacks.items()))
-                idx = slot_of.get(fp)
-                if idx is None:
-                    idx = slot_of[fp] = len(slot_grounds)
-                    slot_grounds.append((p, g))
-                    still.append(evaluate(g, left2, w))
-                    v = -math.inf
-                    if g.passes < MAX_PASSES:
-                        h = g.copy()
-                        apply_to_grounds(h, Pass(p))
-                        v = evaluate(h, left2, w)
-                    pass_val.append(v)
-                row.append(idx)
-            slots.append(row)
-        best_of_tile: list[dict[TileType, float]] = [{} for _ in slot_grounds]
-
-        def tile_value(idx: int, t: TileType) -> float:
-            """A slot's best value after placing ``t``; a special tile's three best
-            placements (before the follow-up) are judged with their best follow-up."""
-            p, g = slot_grounds[idx]
-            best = -math.inf
-            placed: list[tuple[float, Grounds]] = []
-            for d in place_decisions(g, p, (t,)):
-                if type(d) is Place:
-                    h = g.copy()
-                    apply_to_grounds(h, d)
-                    v = evaluate(h, left2, w)
-                    best = max(best, v)
-                    placed.append((v, h))
-            if t.special is not None:
-                placed.sort(key=lambda x: -x[0])
-                for _, h in placed[:3]:
-                    best = max(best, best_follow_up_value(h, p, t.special, left2, w))
-            best_of_tile[idx][t] = best
-            return best
-
+            states.append(st)
+        if len(states[0].bag) < n:  # no next round: the bag runs out at a round's end (S4)
+            return self._ranked(ranked1, ends, {}, order)
+        nxt = _NextRound(states, me, (len(states[0].bag) - n) / total, w)
         m = len(top)
         sums = [0.0] * m
         wins = [0.0] * m
@@ -201,32 +153,12 @@ class ExpertBot(MCTSBot):
         max_samples = self.iterations if self.iterations is not None else 1 << 60
         # Only the bag is needed: under hidden removal it is redrawn, not the whole state.
         redraw = hidden_removal and base.phase != Phase.REMOVAL
-        vals = [0.0] * n
         out_of_time = False
         while samples < max_samples and not out_of_time:
             bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
             shown = rng.sample(bag, n)
             for i in range(m):
-                row = slots[i]
-                avail = list(shown)
-                for p in seats:
-                    idx = row[p]
-                    cache = best_of_tile[idx]
-                    v = pass_val[idx]
-                    pick = None
-                    for t in avail:
-                        tv = cache.get(t)
-                        if tv is None:
-                            tv = tile_value(idx, t)
-                        if tv > v:
-                            v = tv
-                            pick = t
-                    if pick is not None:
-                        avail.remove(pick)
-                    vals[p] = v if v > -math.inf else still[idx]
-                mine = vals[me]
-                vals[me] = -math.inf
-                zs[i] = (mine - max(vals)) / temp
+                zs[i] = nxt.margin(i, shown) / temp
                 if clock() > deadline:
                     out_of_time = True
                     break
@@ -478,6 +410,101 @@ class ExpertBot(MCTSBot):
                 best = (res, d)
         assert best is not None
         return best[1]
+
+
+class _NextRound:
+    """The next round of ``lookahead``'s stage 2, played greedily on a given display.
+
+    ``states`` are the candidates' states at the end of this round. In turn order from the
+    next bag owner (G1-G2), every seat takes the display's tile whose best placement is best
+    for it, or passes when a pass is left (G3) and better; a tile taken is gone for the seats
+    after it. All seats are judged by the evaluation with ``left`` of the game to go. A tile
+    type's best placement value is computed once per distinct (seat, grounds) and kept: most
+    seats' grounds are the same after many candidates. A special tile's three best placements
+    are judged with their best follow-up (SP1/SP2), as the greedy bot judges it.
+    """
+
+    def __init__(self, states: Sequence[GameState], me: int, left: float, w: Weights) -> None:
+        n = states[0].n
+        owner = states[0].round % n  # the next round's bag owner (G1)
+        self.seats = [(owner + j) % n for j in range(n)]
+        self.me = me
+        self.left = left
+        self.w = w
+        slot_of: dict[tuple[Any, ...], int] = {}
+        #: Per candidate, per seat: the slot of that seat's grounds.
+        self.slots: list[list[int]] = []
+        #: Per slot: the seat and grounds, the value of standing still (no tile, no pass
+        #: left), of passing, and each tile type's best placement value (filled in lazily).
+        self.grounds: list[tuple[int, Grounds]] = []
+        self.still: list[float] = []
+        self.pass_value: list[float] = []
+        self.tile_values: list[dict[TileType, float]] = []
+        for st in states:
+            row = []
+            for p, g in enumerate(st.grounds):
+                fp = (p, tuple(g.elephants), g.passes, frozenset(g.stacks.items()))
+                idx = slot_of.get(fp)
+                if idx is None:
+                    idx = slot_of[fp] = len(self.grounds)
+                    self.grounds.append((p, g))
+                    self.still.append(evaluate(g, left, w))
+                    v = -math.inf
+                    if g.passes < MAX_PASSES:
+                        h = g.copy()
+                        apply_to_grounds(h, Pass(p))
+                        v = evaluate(h, left, w)
+                    self.pass_value.append(v)
+                    self.tile_values.append({})
+                row.append(idx)
+            self.slots.append(row)
+        self._vals = [0.0] * n
+
+    def margin(self, i: int, shown: Sequence[TileType]) -> float:
+        """Candidate ``i``'s margin over the best other seat after the next round on the
+        display ``shown``."""
+        vals = self._vals
+        row = self.slots[i]
+        avail = list(shown)
+        for p in self.seats:
+            idx = row[p]
+            cache = self.tile_values[idx]
+            v = -math.inf
+            pick = None
+            for t in avail:  # the first best tile, as the greedy bot breaks ties
+                tv = cache.get(t)
+                if tv is None:
+                    tv = cache[t] = self._tile_value(idx, t)
+                if tv > v:
+                    v = tv
+                    pick = t
+            if self.pass_value[idx] > v:  # a pass only when strictly better
+                v = self.pass_value[idx]
+            elif pick is not None:
+                avail.remove(pick)
+            vals[p] = v if v > -math.inf else self.still[idx]
+        mine = vals[self.me]
+        vals[self.me] = -math.inf
+        return mine - max(vals)
+
+    def _tile_value(self, idx: int, t: TileType) -> float:
+        """A slot's best value after placing ``t`` (``-inf`` when it cannot be placed)."""
+        p, g = self.grounds[idx]
+        left, w = self.left, self.w
+        best = -math.inf
+        placed: list[tuple[float, Grounds]] = []
+        for d in place_decisions(g, p, (t,)):
+            if type(d) is Place:
+                h = g.copy()
+                apply_to_grounds(h, d)
+                v = evaluate(h, left, w)
+                best = max(best, v)
+                placed.append((v, h))
+        if t.special is not None:
+            placed.sort(key=lambda x: -x[0])
+            for _, h in placed[:3]:
+                best = max(best, best_follow_up_value(h, p, t.special, left, w))
+        return best
 
 
 def _phase(s: GameState) -> Phase:
