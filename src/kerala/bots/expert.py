@@ -75,7 +75,7 @@ class ExpertBot(MCTSBot):
         #: ``uct``: the ``mcts`` tree search; ``halving``: sequential halving over the best
         #: ``candidates`` decisions of the prior, every candidate judged on the same samples;
         #: ``lookahead``: every decision to the end of its round, the best ``candidates`` on
-        #: to this player's next turn; ``auto``: halving with 2 players, lookahead with 3-5
+        #: through the next round; ``auto``: halving with 2 players, lookahead with 3-5
         #: (what measured best).
         self.method = method
         self.candidates = candidates
@@ -97,22 +97,22 @@ class ExpertBot(MCTSBot):
             return self._lookahead(view, legal, focus)
         return self._halving(view, legal, focus)
 
-    # -- one round exactly, then my next turn over sampled displays ---------------------------
+    # -- one round exactly, then the next round over sampled displays -------------------------
 
     def _lookahead(
         self, view: PlayerView, legal: Sequence[Decision], focus: Sequence[Decision]
     ) -> list[tuple[Decision, float, int]]:
-        """Every decision to the end of its round, the best few on to my next turn.
+        """Every decision to the end of its round, the best few through the next round.
 
         Stage 1: each legal decision is played out to the end of the round, the other seats
         replying with the greedy bot's exact choice (all public, nothing sampled), and judged
         as ``mcts`` judges a leaf. Stage 2: the ``candidates`` best go on through the next
         round: its displays are sampled from the unseen tiles (the same samples for every
         candidate), and every seat in turn takes the tile whose best placement is best for it,
-        or passes (the greedy bot's choice). Candidates are ranked by their mean margin over
-        the best other seat at the end of the next round; the value given with each is the
-        mean soft reward of that margin, as ``mcts`` judges a leaf. A decision in ``focus``
-        (analysis) always goes on to stage 2.
+        or passes (the greedy bot's choice). Candidates are ranked by their mean win chance:
+        the soft reward of the margin over the best other seat at the end of the next round,
+        as ``mcts`` judges a leaf. A decision in ``focus`` (analysis) always goes on to
+        stage 2.
         """
         clock = self.clock
         start = clock()
@@ -145,7 +145,6 @@ class ExpertBot(MCTSBot):
             return self._ranked(ranked1, ends, {}, order)
         nxt = _NextRound(states, me, (len(states[0].bag) - n) / total, w)
         m = len(top)
-        sums = [0.0] * m
         wins = [0.0] * m
         zs = [0.0] * m
         temp = self.temperature
@@ -164,15 +163,14 @@ class ExpertBot(MCTSBot):
                     break
             else:  # a sample counts only when every candidate was judged on it
                 for i, z in enumerate(zs):
-                    sums[i] += z
                     wins[i] += 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
                 samples += 1
         if samples == 0:
             self._learn_margin(start)
             return self._ranked(ranked1, ends, {}, order)
-        # Ranked by the mean margin; the value given is the mean soft reward (a win chance,
-        # on the scale of stage 1's and of the other methods', for post-game analysis).
-        value2 = {d: (sums[i] / samples, wins[i] / samples) for i, d in enumerate(top)}
+        # The mean soft reward: a win chance, on the scale of stage 1's and of the other
+        # methods' (post-game analysis compares them).
+        value2 = {d: wins[i] / samples for i, d in enumerate(top)}
         self.last_iterations = len(ends) + samples
         self._learn_margin(start)
         return self._ranked(ranked1, ends, value2, order)
@@ -210,11 +208,11 @@ class ExpertBot(MCTSBot):
     def _ranked(
         ranked1: list[Decision],
         ends: dict[Decision, tuple[float, GameState | None, float]],
-        value2: dict[Decision, tuple[float, float]],
+        value2: dict[Decision, float],
         order: list[Decision],
     ) -> list[tuple[Decision, float, int]]:
         """Stage 2's candidates by their value, then stage 1's by theirs, then the unjudged."""
-        out = [(d, value2[d][1], 2) for d in sorted(value2, key=lambda d: -value2[d][0])]
+        out = [(d, value2[d], 2) for d in sorted(value2, key=lambda d: -value2[d])]
         out += [(d, ends[d][0], 1) for d in ranked1 if d not in value2]
         out += [(d, 0.0, 0) for d in order if d not in ends]
         return out

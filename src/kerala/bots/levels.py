@@ -9,7 +9,7 @@ level      bot                                               time per decision
 ``medium`` ``greedy``: the best one-step decision            instant
 ``hard``   ``mcts:time=1``: information-set MCTS              about 1 s
 ``expert`` ``expert``: a sharper search (common random   about 1 s
-           numbers with 2 players, a next-turn look-ahead
+           numbers with 2 players, a next-round look-ahead
            with 3-5) and an exact last round
            (:mod:`kerala.bots.expert`, registered there)
 =========  ================================================  ====================
