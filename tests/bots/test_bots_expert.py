@@ -90,7 +90,7 @@ def test_issue16_lookahead_stage2_plays_the_next_round_as_the_greedy_bot() -> No
     me = s.current_player
     bot = ExpertBot(3, iterations=1)
     ends = bot._round_ends(s, s.legal_decisions(), me, math.inf)
-    states = [st for _, st, _ in ends.values() if st is not None][:8]
+    states = [st for _, st in ends.values() if st is not None][:8]
     total = s.tileset.total() - s.to_remove
     left = (len(states[0].bag) - s.n) / total
     nxt = _NextRound(states, me, left, DEFAULT_WEIGHTS)

@@ -177,17 +177,17 @@ class ExpertBot(MCTSBot):
 
     def _round_ends(
         self, base: GameState, order: Sequence[Decision], me: int, until: float
-    ) -> dict[Decision, tuple[float, GameState | None, float]]:
+    ) -> dict[Decision, tuple[float, GameState | None]]:
         """Each decision of ``order`` played to the end of its round, the other seats replying
         with the greedy bot's exact choice (all public: nothing is sampled), until the clock
         passes ``until`` (at least one decision is judged). Per decision: its value as
-        ``mcts`` judges a leaf (the final result if the game ends), the state at the end of
-        the round (``None`` if the game ended) and the best other seat's evaluation then."""
+        ``mcts`` judges a leaf (the final result if the game ends) and the state at the end of
+        the round (``None`` if the game ended)."""
         clock = self.clock
         w = self.weights
         total = max(1, base.tileset.total() - base.to_remove)
         round_ = base.round
-        ends: dict[Decision, tuple[float, GameState | None, float]] = {}
+        ends: dict[Decision, tuple[float, GameState | None]] = {}
         for d in order:
             if ends and clock() > until:
                 break
@@ -196,18 +196,16 @@ class ExpertBot(MCTSBot):
             while Phase.PLACE <= s.phase < Phase.OVER and s.round == round_:
                 s.apply_unchecked(self._greedy_choice(s))
             if s.phase == Phase.OVER:
-                ends[d] = (self._final_reward(s)[me], None, 0.0)
+                ends[d] = (self._final_reward(s)[me], None)
                 continue
             left = len(s.bag) / total
-            vals = [evaluate(g, left, w) for g in s.grounds]
-            other = max(v for i, v in enumerate(vals) if i != me)
-            ends[d] = (self._soft_reward(vals)[me], s, other)
+            ends[d] = (self._soft_reward([evaluate(g, left, w) for g in s.grounds])[me], s)
         return ends
 
     @staticmethod
     def _ranked(
         ranked1: list[Decision],
-        ends: dict[Decision, tuple[float, GameState | None, float]],
+        ends: dict[Decision, tuple[float, GameState | None]],
         value2: dict[Decision, float],
         order: list[Decision],
     ) -> list[tuple[Decision, float, int]]:
