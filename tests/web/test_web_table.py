@@ -188,8 +188,11 @@ def test_opponents_last_move_stays_highlighted_and_display_shows_who_took(
     taken = page.locator(f"#display .tile-taken[data-by='1'][data-tile='{bot[0]['take']}']")
     assert taken.count() == 1 and "Ravi" in taken.inner_text()
     # Hovering the log line of that placement outlines its cell on the bot's grounds, also
-    # when an update redraws the page under the still pointer.
-    line = page.locator("#log li[data-seat='1']").last
+    # when an update redraws the page under the still pointer. A special tile's follow-up (or
+    # its skip) is a line of its own after the placement's, so the placement's line is the
+    # first of the bot's lines this round, not its last.
+    lines = page.locator("#log li[data-seat='1']")
+    line = lines.nth(lines.count() - len(bot))
     line.hover()
     ring = page.locator(f".grounds-box[data-seat='1'] .hl-ring[data-x='{to[0]}'][data-y='{to[1]}']")
     expect(ring).to_have_count(1)
