@@ -387,6 +387,46 @@ def test_final_screen_offers_rematch_and_the_same_settings(server: Server, page:
     assert [p["name"] for p in r["players"]] == ["Ravi", "Asha"]
 
 
+def test_same_settings_keep_the_time_control_and_the_asker_reads_their_own_offer(
+    server: Server, page: Page
+) -> None:
+    """Issue 12 point 9 with a clock: "New game with the same settings" keeps the time control
+    (full clocks), and the person who asked for the rematch reads that they did, not their own
+    name as if another player had offered it."""
+    clock = {"kind": "realtime", "minutes": 30, "increment": 5, "bot": "medium"}
+    seats = [
+        {"name": "Asha", "color": "blue", "kind": "human"},
+        {"name": "Ravi", "color": "red", "kind": "bot", "level": "random"},
+    ]
+    r = page.request.post(
+        f"{server.url}/api/games", data={"seats": seats, "removal": "random", "clock": clock}
+    )
+    assert r.status == 201, r.text()
+    created: dict[str, Any] = json.loads(r.text())
+    created["path"] = created["invites"][0]["path"]
+    created["token"] = created["path"].split("token=")[1]
+    g = api_play(page, server.url, created["id"], created["token"], lambda g: False, timeout=120)
+    assert g["status"] == "over"
+    open_game(page, server, created)
+    page.wait_for_selector("#end")
+    page.click("#same-again")
+    page.wait_for_url(re.compile(r"\?game=(?!" + created["id"] + r")"))
+    new = page.url.split("game=")[1].split("&")[0]
+    again = json.loads(page.request.get(f"{server.url}/api/games/{new}").text())
+    assert {k: again["clock"][k] for k in clock} == clock
+    assert again["clock"]["remaining"] == [1800.0, 1800.0]
+    # The rematch, then back to the finished game: the offer names no one else.
+    page.goto(server.url + created["path"])
+    page.wait_for_selector("#end")
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r"\?game=(?!" + created["id"] + r")"))
+    page.goto(server.url + created["path"])
+    offer = page.locator("#rematch-offer")
+    expect(offer).to_contain_text("You offered a rematch")
+    assert "Asha" not in offer.inner_text()
+    assert page.locator("#play-rematch").count() == 1
+
+
 def wait_at(page: Page, k: int) -> None:
     page.wait_for_function(
         "k => document.querySelector('#replay-at').textContent.startsWith(k + ' ')", arg=k

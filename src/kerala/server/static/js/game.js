@@ -174,6 +174,11 @@ export function mountGame(root, { id, token, seat }) {
       const seats = g.players.map((p) => (p.kind === "bot" ? { name: p.name, color: p.color, kind: "bot", level: p.bot || undefined } : { name: p.name, color: p.color, kind: "human" }));
       const body = { seats, removal: g.view.removal === "chosen" ? "chosen" : "random", first: 0 };
       if (body.removal === "chosen" && g.view.removed) body.removed = g.view.removed;
+      // The same time control too (docs/api.md, "Clocks"): only its settings, full clocks.
+      if (g.clock) {
+        const c = g.clock;
+        body.clock = c.kind === "realtime" ? { kind: c.kind, minutes: c.minutes, increment: c.increment, bot: c.bot } : { kind: c.kind, hours: c.hours, bot: c.bot };
+      }
       try {
         const r = await api("POST", "/api/games", body);
         const humans = r.invites;

@@ -370,7 +370,13 @@ export function renderer(st, page, ui) {
     const g = st.game;
     const r = st.rematch;
     if (!r) return null;
-    const by = g.players[r.by] ? t("end.rematchBy", { name: g.players[r.by].name }) : t("end.rematchOffered");
+    // The person who asked reads that they did, not their own name as if someone else had.
+    const by =
+      g.seat !== null && r.by === g.seat
+        ? t("end.rematchYours")
+        : g.players[r.by]
+          ? t("end.rematchBy", { name: g.players[r.by].name })
+          : t("end.rematchOffered");
     return h(
       "p",
       { class: "row rematch-offer", id: "rematch-offer", role: "status" },
