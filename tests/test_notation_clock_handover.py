@@ -52,6 +52,24 @@ def test_issue11_3_handover_event_is_read_and_kept() -> None:
     assert "clock" not in plain_record(doc)
 
 
+def test_issue11_3_clock_events_lie_within_the_record_in_order() -> None:
+    """An event's ``at`` is a replay position: at most the record's decisions, and never
+    before the event above it (docs/notation.md, "Clock fields")."""
+    rec = read_record(timed([]))
+    decisions = sum(len(turns) for _, turns in rec.state.history())
+    end = {"at": decisions, "seat": 0, "kind": "back"}
+    assert read_record(timed([HANDOVER, end])).extra["clock"]["events"][1] == end
+    with pytest.raises(NotationError) as e:
+        read_record(timed([{**end, "at": decisions + 1}]))
+    assert str(e.value) == (
+        f"clock.events[0].at must be at most {decisions} (the decisions in the record), "
+        f"got {decisions + 1}"
+    )
+    with pytest.raises(NotationError) as e:
+        read_record(timed([{**HANDOVER, "at": 5}, {**end, "at": 4}]))
+    assert "clock.events[1].at must not be before the event above it (at 5)" in str(e.value)
+
+
 @pytest.mark.parametrize(
     ("event", "message"),
     [

@@ -381,9 +381,10 @@ CLOCK_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _clock_field(clock: object, seats: int) -> dict[str, Any]:
+def _clock_field(clock: object, seats: int, decisions: int) -> dict[str, Any]:
     """The optional ``clock`` field (docs/notation.md, "Clock fields"), checked; ``seats`` is
-    the number of players (the seats its events may name)."""
+    the number of players (the seats its events may name), ``decisions`` the number of
+    decisions the record holds (an event's ``at`` is a position among them, in order)."""
     if not isinstance(clock, dict) or clock.get("kind") not in ("realtime", "correspondence"):
         raise NotationError("'clock' must be an object whose 'kind' is realtime or correspondence")
     for fld in ("minutes", "increment", "hours"):
@@ -393,8 +394,21 @@ def _clock_field(clock: object, seats: int) -> dict[str, Any]:
     events = clock.get("events", [])
     if not isinstance(events, list):
         raise NotationError(f"clock.events must be a list, got {_js(events)}")
+    last = 0
     for i, e in enumerate(events):
-        _clock_event(e, f"clock.events[{i}]", seats)
+        where = f"clock.events[{i}]"
+        _clock_event(e, where, seats)
+        at = e["at"]
+        if at > decisions:
+            raise NotationError(
+                f"{where}.at must be at most {decisions} (the decisions in the record), got {at}"
+            )
+        if at < last:
+            raise NotationError(
+                f"{where}.at must not be before the event above it (at {last}): events are "
+                f"in order, got {at}"
+            )
+        last = at
     return clock
 
 
@@ -598,7 +612,8 @@ def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = 
         _check_result(state, result)
     clock: dict[str, Any] = {}
     if "clock" in d:  # the clock fields: settings and events, and each turn's time
-        clock["clock"] = _clock_field(d["clock"], len(colors))
+        decisions = sum(len(turns) for _, turns in state.history())
+        clock["clock"] = _clock_field(d["clock"], len(colors), decisions)
         clock["times"] = [t.get("time") for rd in rounds for t in rd.get("turns", [])]
     return Record(
         players=players, state=state, follow_up_pending=pending, result=result, extra=clock
