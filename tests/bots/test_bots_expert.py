@@ -54,6 +54,38 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
     assert sum(counts) == bot.last_iterations
 
 
+@pytest.mark.parametrize("seed", [6, 7])
+def test_issue16_halving_memo_changes_no_value_and_saves_evaluations(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Halving keeps the rollouts' evaluations for the search (the same grounds come back in
+    sample after sample): with a fixed number of samples it ranks and values exactly as
+    without the memo, on fewer evaluations."""
+    import kerala.bots.evaluation as ev
+    import kerala.bots.expert as ex
+    import kerala.bots.mcts as mc
+
+    calls = [0]
+
+    def counted(g: Grounds, left: float, w: object = DEFAULT_WEIGHTS) -> float:
+        calls[0] += 1
+        return evaluate(g, left, w)  # type: ignore[arg-type]
+
+    for mod in (ev, ex, mc):
+        monkeypatch.setattr(mod, "evaluate", counted)
+    s = midgame(players=2, seed=seed, rounds=6)
+    seat = s.current_player
+    legal = s.legal_decisions()
+    plain = ExpertBot(3, iterations=200, method="halving")
+    without = plain._halving(s.view(seat), legal, ())  # no memo outside search()
+    evals_without, calls[0] = calls[0], 0
+    memo = ExpertBot(3, iterations=200, method="halving")
+    with_memo = memo.search(s.view(seat), legal)
+    assert with_memo == without
+    assert memo._memo is None  # kept for one search only
+    assert calls[0] < 0.8 * evals_without, (calls[0], evals_without)
+
+
 def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
     """Stage 1 plays every legal decision to the end of its round against the greedy
     replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next round

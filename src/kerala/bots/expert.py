@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from kerala.actions import Decision, Pass, Place
@@ -81,6 +81,9 @@ class ExpertBot(MCTSBot):
         self.candidates = candidates
         #: Decisions chosen by the exact last-round search (for tests and benchmarks).
         self.exact_decisions = 0
+        #: During a halving search: the rollouts' evaluations, by grounds and decision (the
+        #: same grounds come back in sample after sample; see :meth:`_after`).
+        self._memo: dict[Any, float] | None = None
 
     def search(
         self,
@@ -95,7 +98,47 @@ class ExpertBot(MCTSBot):
             return super().search(view, legal, focus)
         if method == "lookahead":
             return self._lookahead(view, legal, focus)
-        return self._halving(view, legal, focus)
+        self._memo = {}
+        try:
+            return self._halving(view, legal, focus)
+        finally:
+            self._memo = None
+
+    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float]:
+        """The rollout policy's judge, its values kept for the search (halving).
+
+        In halving every candidate is played on sample after sample; the grounds a rollout
+        judges at the start of the next round are the same in most of them (the candidate's,
+        and the other seat's after its greedy reply), so each value is computed once per
+        search. The values are the same as without the memo: only faster.
+        """
+        plain = super()._after(g, left)
+        memo = self._memo
+        if memo is None:
+            return plain
+        fp = (_fingerprint(g), left)
+
+        def value(d: Decision) -> float:
+            k = (fp, d)
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = plain(d)
+            return v
+
+        return value
+
+    def _leaf(self, grounds: Sequence[Grounds], left: float) -> list[float]:
+        memo = self._memo
+        if memo is None:
+            return super()._leaf(grounds, left)
+        out = []
+        for g in grounds:
+            k = (_fingerprint(g), left)
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = evaluate(g, left, self.weights)
+            out.append(v)
+        return out
 
     # -- one round exactly, then the next round over sampled displays -------------------------
 
@@ -439,7 +482,7 @@ class _NextRound:
         for st in states:
             row = []
             for p, g in enumerate(st.grounds):
-                fp = (p, tuple(g.elephants), g.passes, frozenset(g.stacks.items()))
+                fp = (p, _fingerprint(g))
                 idx = slot_of.get(fp)
                 if idx is None:
                     idx = slot_of[fp] = len(self.grounds)
@@ -501,6 +544,11 @@ class _NextRound:
             for _, h in placed[:3]:
                 best = max(best, best_follow_up_value(h, p, t.special, left, w))
         return best
+
+
+def _fingerprint(g: Grounds) -> tuple[Any, ...]:
+    """What a grounds' evaluation depends on, hashable: two grounds with the same are equal."""
+    return (g.color, tuple(g.elephants), g.passes, frozenset(g.stacks.items()))
 
 
 def _phase(s: GameState) -> Phase:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kerala.actions import Decision, MoveStack, Place
 from kerala.bots import BotSpecError, register_bot
@@ -56,6 +56,7 @@ from kerala.bots.evaluation import (
 )
 from kerala.bots.greedy import best_follow_up_value, score_decisions, weights_option
 from kerala.game import GameState, Phase
+from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
 from kerala.tiles import TileType
 from kerala.views import PlayerView, sample_state
@@ -410,15 +411,30 @@ class MCTSBot:
             legal = picks
         best = legal[0]
         best_val = -math.inf
-        w = self.weights
+        value = self._after(g, left)
         for d in legal:
-            h = g.copy()
-            apply_to_grounds(h, d)
-            v = evaluate(h, left, w)
+            v = value(d)
             if v > best_val:
                 best_val = v
                 best = d
         return best
+
+    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float]:
+        """The evaluation of grounds ``g`` after a decision, with ``left`` of the game to go
+        (the rollout policy's judge; ``expert`` keeps these values for a search)."""
+        w = self.weights
+
+        def value(d: Decision) -> float:
+            h = g.copy()
+            apply_to_grounds(h, d)
+            return evaluate(h, left, w)
+
+        return value
+
+    def _leaf(self, grounds: Sequence[Grounds], left: float) -> list[float]:
+        """The evaluation of every grounds at a leaf, with ``left`` of the game to go."""
+        w = self.weights
+        return [evaluate(g, left, w) for g in grounds]
 
     def _rollout(
         self,
@@ -448,8 +464,7 @@ class MCTSBot:
                 continue
             state.apply_unchecked(self._policy(state, prng, len(state.bag) / total))
         left = len(state.bag) / total
-        vals = [evaluate(g, left, self.weights) for g in state.grounds]
-        return self._soft_reward(vals)
+        return self._soft_reward(self._leaf(state.grounds, left))
 
     def _soft_reward(self, vals: list[float]) -> list[float]:
         out = []
