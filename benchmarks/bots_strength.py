@@ -102,6 +102,15 @@ def main(argv: list[str] | None = None) -> None:
         # Several logs of one schedule may be concatenated: count each game once.
         by_index = {r.get("index", i): r for i, r in enumerate(results)}
         results = [by_index[i] for i in sorted(by_index)]
+        if not results:
+            ap.error(f"--from-log {args.from_log}: no games in it")
+        for r in results:
+            if sorted(r["entries"]) != sorted(entries) or len(r["ranks"]) != args.players:
+                ap.error(
+                    f"--from-log {args.from_log}: game {r.get('index')} was played by "
+                    f"{','.join(r['entries'])}, not by --bots {','.join(entries)} with "
+                    f"--players {args.players}"
+                )
     else:
         log = open(args.log, "a") if args.log else None  # noqa: SIM115
         games = map(play, plan)
