@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -151,6 +152,71 @@ def test_group_commit_isolates_a_failing_write(sqlite_url: str) -> None:
     assert stored == {f"g{i}" for i in range(11)}
     assert all(outcomes[f"g{i}"] == f"g{i}" for i in range(11))
     assert isinstance(outcomes["dup"], sa.exc.IntegrityError)
+
+
+def test_a_connection_lost_while_retrying_one_by_one_reports_each_write_truly(
+    pg_url: str,
+) -> None:
+    """A failing write makes the batch retry one write per transaction; if the connection
+    breaks during that retry, the writes committed before the break are reported committed
+    (not failed), the others failed, and the writer goes on with a new connection."""
+    migrate(pg_url)
+    engine = make_engine(pg_url)
+    committer = Committer(engine)
+    games = Base.metadata.tables["games"]
+    now = utcnow()
+
+    def insert(game_id: str) -> Callable[[sa.Connection], str]:
+        def write(conn: sa.Connection) -> str:
+            conn.execute(
+                sa.insert(games).values(
+                    id=game_id,
+                    created_at=now,
+                    updated_at=now,
+                    status="playing",
+                    tileset="standard",
+                    removal="random",
+                    hidden_removed=[],
+                    first_drawn=[],
+                    decision_count=0,
+                    event_count=0,
+                    turn_started_at=now,
+                )
+            )
+            return game_id
+
+        return write
+
+    def kill(conn: sa.Connection) -> str:  # the server ends this very connection
+        conn.exec_driver_sql("SELECT pg_terminate_backend(pg_backend_pid())")
+        return "not reached"
+
+    def slow(conn: sa.Connection) -> str:
+        time.sleep(0.3)  # the writes below queue up meanwhile and form one batch
+        return "slow"
+
+    try:
+        committer.run(insert("g0"))
+        first = committer.submit(slow)
+        time.sleep(0.1)
+        # In one transaction the duplicate fails first (before the kill runs), so the batch
+        # is retried one by one: g1 and g2 are committed, then the kill breaks the connection.
+        jobs = [insert("g1"), insert("g0"), insert("g2"), kill, insert("g3")]
+        futures = [committer.submit(fn) for fn in jobs]
+        assert first.result(30) == "slow"
+        outcomes = [f.exception(30) or f.result() for f in futures]
+        after = committer.run(insert("g4"))  # the writer reconnects
+        with engine.connect() as c:
+            stored = set(c.execute(sa.select(games.c.id)).scalars())
+    finally:
+        committer.close()
+        engine.dispose()
+    assert outcomes[0] == "g1" and outcomes[2] == "g2"
+    assert isinstance(outcomes[1], sa.exc.IntegrityError)
+    assert isinstance(outcomes[3], sa.exc.DBAPIError) and outcomes[3].connection_invalidated
+    assert isinstance(outcomes[4], sa.exc.DBAPIError)  # never ran: nothing stored
+    assert after == "g4"
+    assert stored == {"g0", "g1", "g2", "g4"}
 
 
 def test_sqlite_durability_levels(sqlite_url: str) -> None:

@@ -272,6 +272,15 @@ class _Job:
         self.future: Future[Any] = Future()
 
 
+class _Broken(Exception):
+    """The writer's connection broke while a batch was retried one write at a time: the
+    outcome of each write (the ones before the break were committed)."""
+
+    def __init__(self, outcomes: list[tuple[bool, Any]]) -> None:
+        super().__init__("the connection broke while retrying a batch")
+        self.outcomes = outcomes
+
+
 class Committer:
     """Group commit: one writer thread runs the writes of many games in one transaction.
 
@@ -281,7 +290,8 @@ class Committer:
     flush, where there is one) for many decisions. Each write checks its own precondition
     (``WHERE event_count = seen``) and reports failure by its return value; should one raise,
     the batch is rolled back and its writes are retried one transaction each, so that only the
-    faulty one fails. On PostgreSQL a batch of one :class:`OneStatement` (a decision, when the
+    faulty one fails (should the connection break during that retry, the writes committed
+    before the break are reported committed, the others failed). On PostgreSQL a batch of one :class:`OneStatement` (a decision, when the
     server is not busy enough to gather several) runs in autocommit mode: one round trip.
     """
 
@@ -396,6 +406,12 @@ class Committer:
                         if conn is None:
                             conn = self.engine.connect()
                         outcomes = self._write(conn, batch)
+                    except _Broken as e:  # lost while retrying one by one: some were stored
+                        outcomes = e.outcomes
+                        if conn is not None:
+                            conn.invalidate()
+                            conn.close()
+                            conn = None
                     except BaseException as e:  # no connection: every write of the batch fails
                         outcomes = [(False, e)] * len(batch)
                         if conn is not None:
@@ -457,4 +473,11 @@ class Committer:
     ) -> list[tuple[bool, Any]]:
         if len(batch) == 1:
             return [(False, error)]
-        return [self._write(conn, [j])[0] for j in batch]
+        out: list[tuple[bool, Any]] = []
+        for i, j in enumerate(batch):
+            try:
+                out.append(self._write(conn, [j])[0])
+            except BaseException as e:  # the connection broke: this write and the rest were not
+                # stored, the ones before it were (each in its own transaction)
+                raise _Broken(out + [(False, e)] * (len(batch) - i)) from e
+        return out
