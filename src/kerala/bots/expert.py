@@ -83,7 +83,7 @@ class ExpertBot(MCTSBot):
         self.exact_decisions = 0
         #: During a halving search: the rollouts' evaluations, by grounds and decision (the
         #: same grounds come back in sample after sample; see :meth:`_after`).
-        self._memo: dict[Any, float] | None = None
+        self._memo: dict[Any, dict[Decision | None, float]] | None = None
 
     def search(
         self,
@@ -116,13 +116,18 @@ class ExpertBot(MCTSBot):
         memo = self._memo
         if memo is None:
             return plain
+        # One table per grounds, keyed by the decisions themselves: a value adds no object
+        # the garbage collector must visit (a key per value made its full passes, which also
+        # visit the engine's caches, long enough to overrun the budget).
         fp = (_fingerprint(g), left)
+        table = memo.get(fp)
+        if table is None:
+            table = memo[fp] = {}
 
         def value(d: Decision) -> float:
-            k = (fp, d)
-            v = memo.get(k)
+            v = table.get(d)
             if v is None:
-                v = memo[k] = plain(d)
+                v = table[d] = plain(d)
             return v
 
         return value
@@ -133,10 +138,13 @@ class ExpertBot(MCTSBot):
             return super()._leaf(grounds, left)
         out = []
         for g in grounds:
-            k = (_fingerprint(g), left)
-            v = memo.get(k)
+            fp = (_fingerprint(g), left)
+            table = memo.get(fp)
+            if table is None:
+                table = memo[fp] = {}
+            v = table.get(None)
             if v is None:
-                v = memo[k] = evaluate(g, left, self.weights)
+                v = table[None] = evaluate(g, left, self.weights)
             out.append(v)
         return out
 
