@@ -291,8 +291,9 @@ class Committer:
     (``WHERE event_count = seen``) and reports failure by its return value; should one raise,
     the batch is rolled back and its writes are retried one transaction each, so that only the
     faulty one fails (should the connection break during that retry, the writes committed
-    before the break are reported committed, the others failed). On PostgreSQL a batch of one :class:`OneStatement` (a decision, when the
-    server is not busy enough to gather several) runs in autocommit mode: one round trip.
+    before the break are reported committed, the others failed). On PostgreSQL a batch of one
+    :class:`OneStatement` (a decision, when the server is not busy enough to gather several)
+    runs in autocommit mode: one round trip.
     """
 
     #: SQLite: commits after which the write-ahead log is checkpointed (besides once a second).
