@@ -83,7 +83,7 @@ class ExpertBot(MCTSBot):
         self.exact_decisions = 0
         #: During a halving search: the rollouts' evaluations, by grounds and decision (the
         #: same grounds come back in sample after sample; see :meth:`_after`).
-        self._memo: dict[Any, dict[Decision | None, float]] | None = None
+        self._memo: dict[Any, dict[Decision, float]] | None = None
 
     def search(
         self,
@@ -131,22 +131,6 @@ class ExpertBot(MCTSBot):
             return v
 
         return value
-
-    def _leaf(self, grounds: Sequence[Grounds], left: float) -> list[float]:
-        memo = self._memo
-        if memo is None:
-            return super()._leaf(grounds, left)
-        out = []
-        for g in grounds:
-            fp = (_fingerprint(g), left)
-            table = memo.get(fp)
-            if table is None:
-                table = memo[fp] = {}
-            v = table.get(None)
-            if v is None:
-                v = table[None] = evaluate(g, left, self.weights)
-            out.append(v)
-        return out
 
     # -- one round exactly, then the next round over sampled displays -------------------------
 

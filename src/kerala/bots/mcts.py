@@ -431,11 +431,6 @@ class MCTSBot:
 
         return value
 
-    def _leaf(self, grounds: Sequence[Grounds], left: float) -> list[float]:
-        """The evaluation of every grounds at a leaf, with ``left`` of the game to go."""
-        w = self.weights
-        return [evaluate(g, left, w) for g in grounds]
-
     def _rollout(
         self,
         state: GameState,
@@ -464,7 +459,8 @@ class MCTSBot:
                 continue
             state.apply_unchecked(self._policy(state, prng, len(state.bag) / total))
         left = len(state.bag) / total
-        return self._soft_reward(self._leaf(state.grounds, left))
+        vals = [evaluate(g, left, self.weights) for g in state.grounds]
+        return self._soft_reward(vals)
 
     def _soft_reward(self, vals: list[float]) -> list[float]:
         out = []
