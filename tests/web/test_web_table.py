@@ -394,17 +394,7 @@ def test_same_settings_keep_the_time_control_and_the_asker_reads_their_own_offer
     (full clocks), and the person who asked for the rematch reads that they did, not their own
     name as if another player had offered it."""
     clock = {"kind": "realtime", "minutes": 30, "increment": 5, "bot": "medium"}
-    seats = [
-        {"name": "Asha", "color": "blue", "kind": "human"},
-        {"name": "Ravi", "color": "red", "kind": "bot", "level": "random"},
-    ]
-    r = page.request.post(
-        f"{server.url}/api/games", data={"seats": seats, "removal": "random", "clock": clock}
-    )
-    assert r.status == 201, r.text()
-    created: dict[str, Any] = json.loads(r.text())
-    created["path"] = created["invites"][0]["path"]
-    created["token"] = created["path"].split("token=")[1]
+    created = create_game(page, server.url, clock=clock)
     g = api_play(page, server.url, created["id"], created["token"], lambda g: False, timeout=120)
     assert g["status"] == "over"
     open_game(page, server, created)

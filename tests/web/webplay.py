@@ -159,14 +159,24 @@ def play_turn(page: Page, used: set[str], pass_after: int = 6) -> str:
 COLORS = ["blue", "red", "green", "purple", "black"]
 
 
-def create_game(page: Page, url: str, players: int = 2, level: str = "random") -> dict[str, Any]:
-    """A game of one human (seat 0, "Asha") against random bots, created over the API."""
+def create_game(
+    page: Page,
+    url: str,
+    players: int = 2,
+    level: str = "random",
+    clock: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A game of one human (seat 0, "Asha") against random bots, created over the API (with
+    the time control ``clock`` if given)."""
     names = ["Asha", "Ravi", "Meera", "Dev", "Lila"]
     seats = [{"name": "Asha", "color": "blue", "kind": "human"}] + [
         {"name": names[i], "color": COLORS[i], "kind": "bot", "level": level}
         for i in range(1, players)
     ]
-    r = page.request.post(f"{url}/api/games", data={"seats": seats, "removal": "random"})
+    body: dict[str, Any] = {"seats": seats, "removal": "random"}
+    if clock is not None:
+        body["clock"] = clock
+    r = page.request.post(f"{url}/api/games", data=body)
     assert r.status == 201, r.text()
     created: dict[str, Any] = json.loads(r.text())
     inv = created["invites"][0]

@@ -407,14 +407,11 @@ class Committer:
                         if conn is None:
                             conn = self.engine.connect()
                         outcomes = self._write(conn, batch)
-                    except _Broken as e:  # lost while retrying one by one: some were stored
-                        outcomes = e.outcomes
-                        if conn is not None:
-                            conn.invalidate()
-                            conn.close()
-                            conn = None
-                    except BaseException as e:  # no connection: every write of the batch fails
-                        outcomes = [(False, e)] * len(batch)
+                    except BaseException as e:  # the connection is gone: every write fails,
+                        # but those committed while retrying one by one (_Broken says which)
+                        outcomes = (
+                            e.outcomes if isinstance(e, _Broken) else [(False, e)] * len(batch)
+                        )
                         if conn is not None:
                             conn.invalidate()
                             conn.close()
