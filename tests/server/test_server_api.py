@@ -636,3 +636,15 @@ def test_record_check(client: TestClient) -> None:
     body = refused(client.post("/api/records/check", json=bad), 422, "invalid_document")
     assert "round 1, turn 1" in body["detail"]  # counted from 1, as the game shows them
     refused(client.post("/api/records/check", json={"format": "x"}), 422, "invalid_document")
+
+
+def test_the_test_client_runs_on_a_supported_http_client() -> None:
+    """starlette's TestClient on plain httpx warns that this is deprecated; the dev extra
+    installs httpx2, which it then uses. Checked in a fresh interpreter (this one has
+    imported the client already)."""
+    import subprocess
+    import sys
+
+    code = "import warnings; warnings.simplefilter('error'); import fastapi.testclient"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr.strip().splitlines()[-1:]
