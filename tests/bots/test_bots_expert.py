@@ -54,6 +54,36 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
     assert sum(counts) == bot.last_iterations
 
 
+@pytest.mark.parametrize("cost", [0.004, 0.012, 0.03])
+def test_issue16_halving_keeps_its_budget_when_samples_are_long(
+    cost: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget is kept however long one sample is (rollouts several rounds deep): halving
+    checks the clock before every sample, not only between passes over the candidates. A
+    fake clock charges ``cost`` seconds per sample, so nothing here is timed. An unfinished
+    pass is dropped, so the candidates still compared were judged on the same samples."""
+    s = midgame(players=2, seed=6, rounds=4)
+    seat = s.current_player
+    legal = s.legal_decisions()
+    assert len(legal) >= 16
+    now = [0.0]
+    bot = ExpertBot(3, time_budget=0.25, method="halving", candidates=16)
+    bot.clock = lambda: now[0]
+    played = ExpertBot._sample_value
+
+    def charged(self: ExpertBot, *args: object) -> float:
+        now[0] += cost
+        return played(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ExpertBot, "_sample_value", charged)
+    ranked = bot.search(s.view(seat), legal)
+    assert now[0] <= 0.25 + cost + 1e-9  # at most one sample past the budget
+    judged = [n for _, _, n in ranked if n > 0]
+    assert sum(judged) == bot.last_iterations <= round(now[0] / cost)
+    assert len(judged) >= 2 and judged[0] == judged[1]  # compared on the same samples
+    assert ranked[0][0] in legal
+
+
 @pytest.mark.parametrize("seed", [6, 7])
 def test_issue16_halving_memo_changes_no_value_and_saves_evaluations(
     seed: int, monkeypatch: pytest.MonkeyPatch

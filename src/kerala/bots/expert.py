@@ -284,6 +284,8 @@ class ExpertBot(MCTSBot):
         rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
         total_iters = self.iterations if self.iterations is not None else 1 << 60
         salt = rng.getrandbits(32)
+        deadline = start + budget - self._margin if budget is not None else math.inf
+        out_of_time = False
         j = 0
         it = 0
         for r in range(rounds):
@@ -299,11 +301,27 @@ class ExpertBot(MCTSBot):
                 first = False
                 seed = salt * 1_000_003 + j
                 j += 1
+                # The clock is read before every sample: one pass over the candidates can be
+                # longer than a round's share (deep rollouts), and the budget is kept anyway.
+                values: list[float] = []
                 for d in alive:
-                    stats[d][0] += self._sample_value(base, d, me, seed, hidden_removal)
+                    if it + len(values) > 0 and clock() >= deadline:
+                        out_of_time = True
+                        break
+                    values.append(self._sample_value(base, d, me, seed, hidden_removal))
+                if len(values) < len(alive) and stats[alive[0]][1] > 0:
+                    values = []  # an unfinished pass is dropped: the same samples for all
+                for d, v in zip(alive, values, strict=False):
+                    stats[d][0] += v
                     stats[d][1] += 1
                     it += 1
-            alive.sort(key=lambda d: -stats[d][0] / max(1.0, stats[d][1]))
+                if out_of_time:
+                    break
+            # Judged candidates by their mean; any not judged yet (out of time in the first
+            # pass) after them, in the prior's order.
+            alive.sort(key=lambda d: (stats[d][1] == 0, -stats[d][0] / max(1.0, stats[d][1])))
+            if out_of_time:
+                break
             keep = max(1, len(alive) // 2)
             out_order = alive[keep:] + out_order
             alive = alive[:keep]
