@@ -116,6 +116,24 @@ def test_issue16_halving_memo_changes_no_value_and_saves_evaluations(
     assert calls[0] < 0.8 * evals_without, (calls[0], evals_without)
 
 
+def test_issue16_halving_memo_keeps_only_the_next_rounds_grounds() -> None:
+    """With rollouts two rounds deep, the memo keeps the grounds of the round after the
+    root's only (all with the same share of the game left): the later round's grounds differ
+    from sample to sample, and keeping them fed the garbage collector's full passes. The
+    values are still those without the memo."""
+    s = midgame(players=2, seed=6, rounds=4)
+    seat = s.current_player
+    legal = s.legal_decisions()
+    plain = ExpertBot(3, iterations=120, method="halving", rollout_rounds=2)
+    without = plain._halving(s.view(seat), legal, ())
+    bot = ExpertBot(3, iterations=120, method="halving", rollout_rounds=2)
+    bot._memo = {}
+    assert bot._halving(s.view(seat), legal, ()) == without
+    lefts = {left for _, left in bot._memo}
+    total = s.tileset.total() - s.to_remove
+    assert lefts == {(len(s.bag) - 2) / total}, (lefts, len(s.bag), total)
+
+
 def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
     """Stage 1 plays every legal decision to the end of its round against the greedy
     replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next round
