@@ -15,7 +15,8 @@ these changes (their measured effect is in ``docs/bots.md``):
 - **Sequential halving with common random numbers** (``method=halving``, the default with
   2 players): the root's best ``candidates`` decisions of the greedy prior are judged on the
   same samples of the hidden tiles, future draws and rollout choices, the better half going on
-  each round; the other seats of the round reply with the greedy bot's exact choice.
+  each round; the other seats of the round reply with the greedy bot's exact choice, and the
+  rollouts go on two rounds past the root's (``rollout=2``; ``mcts`` rolls out one).
 - **One round exactly, then the next round** (``method=lookahead``, the default with 3-5
   players): every decision is played to the end of its round against the greedy replies (all
   public: nothing is sampled), and the ``candidates`` best go on through the next round, every
@@ -56,6 +57,9 @@ from kerala.views import PlayerView, sample_state
 
 #: The plain ``expert`` spec's budget: seconds per decision (wall clock).
 DEFAULT_TIME: Final = 1.0
+#: Rounds past the root's that halving's rollouts play with 2 players (``rollout``; ``mcts``
+#: plays 1): measured against ``mcts`` in docs/bots.md.
+HALVING_ROLLOUT_2P: Final = 2
 
 
 class _OutOfTime(Exception):
@@ -267,7 +271,8 @@ class ExpertBot(MCTSBot):
         draws and rollout choices (two RNGs seeded from ``j``), shared by every candidate, so
         that candidates are compared on the same luck (common random numbers). After the
         candidate, the other seats of the round reply with the greedy bot's exact choice
-        (computed once per position), then the cheap rollout policy plays on as in ``mcts``.
+        (computed once per position), then the cheap rollout policy plays on as in ``mcts``
+        (with 2 players two rounds past the root's: ``HALVING_ROLLOUT_2P``).
         Each round of halving gets an equal share of the budget and keeps the better half.
         """
         clock = self.clock
@@ -275,7 +280,9 @@ class ExpertBot(MCTSBot):
         budget = self.time_budget
         n = view.n
         self._rounds = (
-            self.rollout_rounds if self.rollout_rounds is not None else (1 if n == 2 else 0)
+            self.rollout_rounds
+            if self.rollout_rounds is not None
+            else (HALVING_ROLLOUT_2P if n == 2 else 0)
         )
         me = legal[0].seat
         rng = self.rng
