@@ -48,7 +48,7 @@ from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
 from kerala.bots.evaluation import Weights, apply_to_grounds, evaluate, follow_ups
 from kerala.bots.greedy import best_follow_up_value
-from kerala.bots.mcts import MCTSBot, mcts_from_options
+from kerala.bots.mcts import MCTSBot, mcts_from_options, played_tiles
 from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -169,7 +169,7 @@ class ExpertBot(MCTSBot):
         w = self.weights
         base, hidden_removal, order = self._start(view, legal)
         order = [d for d in order if d in focus] + [d for d in order if d not in focus]
-        total = max(1, base.tileset.total() - base.to_remove)
+        total = played_tiles(base)
         # Stage 1: the rest of this round, exactly.
         ends = self._round_ends(base, order, me, start + 0.4 * (deadline - start))
         ranked1 = sorted(ends, key=lambda d: -ends[d][0])
@@ -230,7 +230,7 @@ class ExpertBot(MCTSBot):
         the round (``None`` if the game ended)."""
         clock = self.clock
         w = self.weights
-        total = max(1, base.tileset.total() - base.to_remove)
+        total = played_tiles(base)
         round_ = base.round
         ends: dict[Decision, tuple[float, GameState | None]] = {}
         for d in order:
@@ -289,8 +289,7 @@ class ExpertBot(MCTSBot):
         base, hidden_removal, ranked_all = self._start(view, legal)
         # The memo keeps the next round's grounds only: the rollouts' later rounds are on
         # grounds that differ from sample to sample (see _after).
-        total = max(1, base.tileset.total() - base.to_remove)
-        self._memo_floor = (len(base.bag) - n - 0.5) / total
+        self._memo_floor = (len(base.bag) - n - 0.5) / played_tiles(base)
         cands = ranked_all[: self.candidates]
         for d in focus:
             if d not in cands and d in ranked_all:
@@ -308,10 +307,7 @@ class ExpertBot(MCTSBot):
         for r in range(rounds):
             if len(alive) <= 1:
                 break
-            if budget is not None:
-                round_end = start + (budget - self._margin) * (r + 1) / rounds
-            else:
-                round_end = math.inf
+            round_end = start + (deadline - start) * (r + 1) / rounds
             iter_cap = it + max(len(alive), (total_iters - it) // (rounds - r))
             first = True
             while first or (clock() < round_end and it < iter_cap):

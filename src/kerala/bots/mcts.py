@@ -343,7 +343,7 @@ class MCTSBot:
             legal = useful_move_stacks(g, legal)
         if len(legal) == 1:
             return legal
-        left = len(state.bag) / max(1, state.tileset.total() - state.to_remove)
+        left = len(state.bag) / played_tiles(state)
         w = self.weights
         vals = []
         for d in legal:
@@ -365,7 +365,7 @@ class MCTSBot:
         g = state.grounds[seat]
         if state.phase == Phase.FOLLOW_UP and type(legal[-1]) is MoveStack:
             legal = useful_move_stacks(g, legal)
-        left = len(state.bag) / max(1, state.tileset.total() - state.to_remove)
+        left = len(state.bag) / played_tiles(state)
         w = self.weights
         best = legal[0]
         best_val = -math.inf
@@ -446,7 +446,7 @@ class MCTSBot:
         if stop_round is None:
             stop_round = state.round + 1 + self._rounds
         prng = rng if policy_rng is None else policy_rng
-        total = max(1, state.tileset.total() - state.to_remove)
+        total = played_tiles(state)
         while True:
             phase = state.phase
             if phase == Phase.OVER:
@@ -477,6 +477,12 @@ class MCTSBot:
         best = max(totals)
         k = totals.count(best)
         return [1.0 / k if t == best else 0.0 for t in totals]
+
+
+def played_tiles(state: GameState) -> int:
+    """The tiles the game plays (the set less the removed ones): a search's share of the game
+    left is ``len(bag) / played_tiles(state)`` (the evaluation's ``left``)."""
+    return max(1, state.tileset.total() - state.to_remove)
 
 
 def _is_special(d: Decision) -> bool:
