@@ -31,7 +31,7 @@ lint-js: node_modules/.package-lock.json
 
 # mypy over src/kerala and tests (pyproject.toml [tool.mypy]). It holds one module named
 # `conftest` per run, so the folders' own conftest.py files are checked one run each.
-CONFTESTS := tests/server/conftest.py tests/web/conftest.py
+CONFTESTS := tests/server/conftest.py tests/security/conftest.py tests/web/conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -38,7 +38,9 @@ def tiers_of(rel: str, name: str) -> list[str]:
     out = []
     if rel.startswith("tests/web/") or rel.endswith(("_web.py", "_browser.py")):
         out.append("browser")
-    if rel.startswith(("tests/server/", "src/kerala/server/")) or rel.endswith("_http.py"):
+    if rel.startswith(("tests/server/", "tests/security/", "src/kerala/server/")) or rel.endswith(
+        "_http.py"
+    ):
         out.append("server")
     if rel.startswith(("tests/envs/", "src/kerala/envs/")):
         out.append("envs")
