@@ -36,18 +36,22 @@ def decisions(evs: list[dict[str, Any]]) -> int:
 def test_issue11_3_handover_then_take_back_in_clock_events_and_record(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
-    """Bo hands silent Ada's seat to the medium bot; the bot decides; Ada takes the seat back.
-    The clock's events list the hand-over then the take-back: on the wire, after the game is
-    read again from the database, in the record, and as ``read_record`` reads it."""
+    """Bo hands silent Ada's seat to the game's hand-over bot (medium); the bot decides; Ada
+    takes the seat back. The clock's events list the hand-over then the take-back: on the wire,
+    after the game is read again from the database, in the record, and as ``read_record`` reads
+    it."""
     client, fake = timed
-    created = create(client, HUMANS, clock={"kind": "realtime", "minutes": 10, "bot": "random"})
+    created = create(
+        client,
+        HUMANS,
+        clock={"kind": "realtime", "minutes": 10, "bot": "random"},
+        handover_bot="medium",
+    )
     gid, tokens = created["id"], tokens_of(created)
     mover = created["game"]["to_move"]
     other = 1 - mover
     fake.move(30)
-    r = client.post(
-        f"/api/games/{gid}/seats/{mover}/bot", json={"level": "medium"}, headers=auth(tokens[other])
-    )
+    r = client.post(f"/api/games/{gid}/seats/{mover}/bot", headers=auth(tokens[other]))
     assert r.status_code == 200, r.text
     handover = {"at": 0, "seat": mover, "kind": "handover", "bot": "medium", "by": other}
     assert r.json()["clock"]["events"] == [handover]
@@ -85,7 +89,9 @@ def test_issue11_3_own_seat_handover_is_logged_untimed_game_has_no_log(
     """A player who hands their own seat to a bot is the ``by`` of the event; a game without a
     time control has no clock, so nothing is logged."""
     client, _ = timed
-    created = create(client, HUMANS, clock={"kind": "correspondence", "hours": 24})
+    created = create(
+        client, HUMANS, clock={"kind": "correspondence", "hours": 24}, handover_bot="random"
+    )
     gid, tokens = created["id"], tokens_of(created)
     r = client.post(
         f"/api/games/{gid}/seats/1/bot", json={"level": "random"}, headers=auth(tokens[1])
@@ -99,9 +105,7 @@ def test_issue11_3_own_seat_handover_is_logged_untimed_game_has_no_log(
 
     untimed = create(client, HUMANS)
     gid, tokens = untimed["id"], tokens_of(untimed)
-    r = client.post(
-        f"/api/games/{gid}/seats/1/bot", json={"level": "random"}, headers=auth(tokens[1])
-    )
+    r = client.post(f"/api/games/{gid}/seats/1/bot", headers=auth(tokens[1]))
     assert r.status_code == 200, r.text
     assert r.json()["clock"] is None
     assert "clock" not in client.get(f"/api/games/{gid}/record").json()

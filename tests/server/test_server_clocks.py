@@ -230,23 +230,23 @@ def test_issue11_3_open_game_clock_starts_with_the_game(
     assert left(g["clock"], g["to_move"], fake.t) == 7200.0
 
 
-def test_issue11_3_handing_over_stops_the_clock_and_a_late_bot_is_refused(
+def test_issue11_3_handing_over_keeps_the_time_left_and_a_late_bot_is_refused(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
-    created = create(client, HUMANS, clock={"kind": "realtime", "minutes": 10})
+    created = create(
+        client, HUMANS, clock={"kind": "realtime", "minutes": 10}, handover_bot="random"
+    )
     gid, tokens = created["id"], tokens_of(created)
     fake.move(30)
-    r = client.post(
-        f"/api/games/{gid}/seats/0/bot", json={"level": "random"}, headers=auth(tokens[0])
-    )
+    r = client.post(f"/api/games/{gid}/seats/0/bot", headers=auth(tokens[0]))
     assert r.status_code == 200, r.text
     g = wait_for_events(client, gid, lambda es: any(e["kind"] == "decision" for e in es))
     game = client.get(f"/api/games/{gid}").json()
     assert game["clock"]["remaining"][0] == pytest.approx(570.0)  # charged until handed over
     # Taken back while the other seat moves: a bot's decision for the seat is refused now.
     back = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0])).json()
-    assert back["clock"]["remaining"][0] == pytest.approx(570.0)  # more than the minimum
+    assert back["clock"]["remaining"][0] == pytest.approx(570.0)  # the time left, no more
     # Every seat is a person's again: a bot's decision that was under way is refused.
     service = client.app.state.service  # type: ignore[attr-defined]
     mover = back["to_move"]

@@ -1,5 +1,6 @@
 """The hint route ("suggest a move"): best few legal decisions for the seat to move, from
-its own view only (docs/rules.md I1, I2), computed off the event loop, refused per docs/api.md."""
+its own view only (docs/rules.md I1, I2), computed off the event loop, refused per docs/api.md.
+Hints are a game setting (``hints``); these games are created with them on."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def check_suggestions(answer: Any, legal: list[Any], k: int) -> list[float]:
 @pytest.mark.parametrize("budget", [0.0, 0.2])
 def test_hint_suggests_legal_decisions_best_first(make_client: AppFactory, budget: float) -> None:
     client = make_client(hint_budget=budget)
-    g = create(client)
+    g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     play_chosen(client, gid, tok, 4)
     game = client.get(f"/api/games/{gid}").json()
@@ -53,15 +54,19 @@ def test_hint_suggests_legal_decisions_best_first(make_client: AppFactory, budge
     assert one.status_code == 200, one.text
     check_suggestions(one.json(), me["legal"], 1)
     assert len(one.json()["suggestions"]) == 1
-    # Asking for a hint changes nothing.
-    assert client.get(f"/api/games/{gid}", headers=auth(tok[seat])).json() == me
-    assert len(client.get(f"/api/games/{gid}/events").json()["events"]) == 4
+    # Asking for a hint changes nothing but the log: two public hint events, for every seat.
+    after = client.get(f"/api/games/{gid}", headers=auth(tok[seat])).json()
+    assert after["hints_taken"] == [{"at": 4, "seat": seat}] * 2
+    assert {**after, "hints_taken": [], "event_number": 4} == me
+    events = client.get(f"/api/games/{gid}/events").json()["events"]
+    assert len(events) == 6
+    assert events[4:] == [{"number": n, "kind": "hint", "seat": seat, "at": 4} for n in (5, 6)]
 
 
 def test_hint_in_a_follow_up_offers_follow_ups(make_client: AppFactory) -> None:
     """SP1/SP2: after a special tile the hint picks among the follow-ups and skip."""
     client = make_client(hint_budget=0.0)
-    g = create(client)
+    g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     for _ in range(200):
         game = client.get(f"/api/games/{gid}").json()
@@ -95,7 +100,9 @@ def refused(r: Any, status: int, code: str, *words: str) -> None:
 
 def test_hint_refusals_change_nothing(make_client: AppFactory) -> None:
     client = make_client(hint_budget=0.0)
-    g = create(client, [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}])
+    g = create(
+        client, [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}], hints=True
+    )
     gid, tok = g["id"], tokens_of(g)
     before = client.get(f"/api/games/{gid}").json()
     refused(hint(client, gid, None), 401, "token_required", "token")
@@ -111,9 +118,7 @@ def test_hint_refusals_change_nothing(make_client: AppFactory) -> None:
     )
     refused(r, 400, "malformed_json")
     # A seat handed to a bot asks no more hints: its bot plays.
-    assert client.post(
-        f"/api/games/{gid}/seats/1/bot", json={"level": "random"}, headers=auth(tok[1])
-    ).is_success
+    assert client.post(f"/api/games/{gid}/seats/1/bot", headers=auth(tok[1])).is_success
     events = client.get(f"/api/games/{gid}/events").json()["events"]
     assert [e["kind"] for e in events] == ["seat"]
     after = client.get(f"/api/games/{gid}").json()
@@ -123,10 +128,10 @@ def test_hint_refusals_change_nothing(make_client: AppFactory) -> None:
 
 def test_hint_works_from_the_seats_view_only(client: TestClient) -> None:
     """I2: what the hint search is given is the seat's view and legal list, nothing more."""
-    g = create(client)
+    g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     service = client.app.state.service  # type: ignore[attr-defined]
-    job = service.hint_job(gid, tok[0])
+    job, _, _ = service.hint_job(gid, tok[0])
     assert isinstance(job.view, PlayerView)
     me = client.get(f"/api/games/{gid}", headers=auth(tok[0])).json()
     assert job.view.to_json() == me["view"]
@@ -135,9 +140,9 @@ def test_hint_works_from_the_seats_view_only(client: TestClient) -> None:
 
 
 def test_thinking_hint_does_not_delay_other_games(make_client: AppFactory) -> None:
-    """The search runs in the bots' worker processes: other games are answered meanwhile."""
+    """The search runs in the advice worker processes: other games are answered meanwhile."""
     client = make_client(bot_executor="process", hint_budget=8.0)
-    a = create(client)
+    a = create(client, hints=True)
     b = create(client)
     answer: dict[str, Any] = {}
 
@@ -163,4 +168,5 @@ def test_thinking_hint_does_not_delay_other_games(make_client: AppFactory) -> No
     finally:
         thinker.join(60)
     assert answer["r"].status_code == 200, answer["r"].text
-    assert client.get(f"/api/games/{a['id']}/events").json()["events"] == []
+    events = client.get(f"/api/games/{a['id']}/events").json()["events"]
+    assert [e["kind"] for e in events] == ["hint"]  # the one hint taken; the refused one: none

@@ -29,15 +29,16 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
 from kerala.actions import Decision, decision_from_json
 from kerala.bots import RandomBot, make_bot
+from kerala.server.advice import HINT, Advice, Closed, hint, stop_pool
 from kerala.server.clockkeeper import ClockKeeper
 from kerala.server.domain import Busy, GameError, StaleDecision
 from kerala.server.fanout import Announcer, Broker
@@ -47,8 +48,6 @@ from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot
 from kerala.views import PlayerView
 
-_T = TypeVar("_T")
-
 log = logging.getLogger("kerala.server.bots")
 
 
@@ -56,18 +55,6 @@ def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Decision]) -> 
     """Run in a worker: build the bot and let it choose. Returns the decision's JSON."""
     bot = make_bot(spec, seed=seed)
     return bot.choose(view, list(legal)).to_json()
-
-
-def hint(
-    view: PlayerView, legal: Sequence[Decision], k: int, budget: float
-) -> list[dict[str, Any]]:
-    """Run in a worker: the best ``k`` decisions from the seat's view (I2), best first."""
-    from kerala.bots.hints import suggest
-
-    return [
-        {"decision": d.to_json(), "value": float(v)}
-        for d, v in suggest(view, legal, k=k, budget=budget)
-    ]
 
 
 def _watch_parent(parent: int) -> None:
@@ -107,13 +94,12 @@ class BotRunner:
         self._closing = False
         #: The clocks of this process (timeouts, and the restart not charged).
         self.clocks = ClockKeeper(service, announcer, broker, settings)
-
-    async def run_in_pool(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run ``fn(*args)`` in the bots' worker pool (processes by default), off the event
-        loop: for other heavy bot work of the server, such as a post-game analysis."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        #: Hints and analyses: a pool of their own, after the bots (advice.py).
+        self.advice = Advice(settings)
 
     def _executor(self) -> Executor:
+        if self._closing:
+            raise Closed("the server is stopping")
         if self._pool is None:
             if self.settings.bot_executor == "process":
                 self._pool = ProcessPoolExecutor(
@@ -134,6 +120,7 @@ class BotRunner:
         self.clocks.resume()
         self.clocks.start()
         self._executor().submit(_warm)
+        self.advice.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
@@ -151,7 +138,11 @@ class BotRunner:
             await asyncio.sleep(self.settings.bot_sweep)
 
     async def close(self) -> None:
+        """Stop at once: the advice workers are killed, the bot turns under way are dropped
+        (a bot decision not yet committed was never accepted; the next server start plays
+        that turn again), and nothing waits for a search to end."""
         self._closing = True
+        await self.advice.close()
         await self.clocks.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -165,7 +156,7 @@ class BotRunner:
                 await t
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            stop_pool(pool)
 
     def busy(self, game_id: str) -> bool:
         return game_id in self._tasks
@@ -189,27 +180,27 @@ class BotRunner:
         """Whether a hint for this game is being worked out in this process."""
         return game_id in self._hinting
 
-    async def suggest(
-        self, game_id: str, view: PlayerView, legal: Sequence[Decision], k: int
-    ) -> list[dict[str, Any]]:
-        """Hints for a seat, computed in the bots' workers (never on the event loop).
-
-        One at a time per game: a second request while one thinks is refused (409), so that
-        repeated clicks cannot tie up every worker."""
+    @contextlib.contextmanager
+    def hint_slot(self, game_id: str, client: str) -> Iterator[None]:
+        """Admit one hint for ``game_id`` asked by ``client``, or refuse: one at a time per
+        game (409 :class:`Busy`, so that repeated clicks cannot queue up searches), and within
+        the hint quotas (:class:`kerala.server.advice.TooBusy`, a 429)."""
         if game_id in self._hinting:
             raise Busy("a hint for this game is being worked out already")
-        self._hinting.add(game_id)
-        loop = asyncio.get_running_loop()
-        budget = self.settings.hint_budget
-        try:
+        with self.advice.hints.held(client):
+            self._hinting.add(game_id)
             try:
-                return await loop.run_in_executor(self._executor(), hint, view, legal, k, budget)
-            except BrokenProcessPool:
-                log.warning("bot worker pool broke; starting a new one")
-                self._pool = None
-                return await loop.run_in_executor(self._executor(), hint, view, legal, k, budget)
-        finally:
-            self._hinting.discard(game_id)
+                yield
+            finally:
+                self._hinting.discard(game_id)
+
+    async def suggest(
+        self, view: PlayerView, legal: Sequence[Decision], k: int
+    ) -> list[dict[str, Any]]:
+        """Hints for a seat, computed in the advice workers (never on the event loop, never
+        in the game bots' pool), within a slot taken by :meth:`hint_slot`."""
+        budget = self.settings.hint_budget
+        return await self.advice.run(HINT, hint, view, legal, k, budget)
 
     async def _choose(self, spec: str, view: PlayerView, legal: Sequence[Decision]) -> Decision:
         loop = asyncio.get_running_loop()
@@ -223,6 +214,8 @@ class BotRunner:
                 self._pool = None
                 if attempt:
                     break
+            except Closed:
+                raise  # the server is stopping: no decision (the turn is played after restart)
             except Exception as e:  # a bot's bug must not stall the game
                 log.error("bot %r failed (%s); a random bot plays this decision", spec, type(e))
                 break

@@ -7,12 +7,14 @@ A game may have a time control (docs/server.md, "Clocks"):
 - ``correspondence``: each decision may take ``hours``; a seat's clock is set to ``hours``
   whenever its turn starts.
 
-Only a seat played by a person has a running clock: the clock of the seat to move runs while
-the game is ``playing`` and that seat is not a bot's. When it runs out, a bot of the control's
-``bot`` level takes the seat (:func:`timed_out`). A player may also hand a seat to a bot
-(:func:`handed_over`: their own, or a silent one). The person may take it back with their token
-(:func:`taken_back`), with at least :data:`COMEBACK` seconds (or the whole budget when that is
-less) on their clock. The clock's log lists each of these for the record.
+Only a seat of a person has a running clock: the clock of the seat to move runs while the game
+is ``playing`` and that seat is a person's, or a person's handed to a bot (:func:`clock_kinds`).
+When it runs out, a bot of the control's ``bot`` level takes the seat (:func:`timed_out`). A
+player may also hand a seat to a bot (:func:`handed_over`: their own, or a silent one); its
+clock runs on while the bot plays. The person may take it back with their token
+(:func:`taken_back`): with the time left after a hand-over (a hand-over never gives time back),
+with at least :data:`COMEBACK` seconds (or the whole budget when that is less) after a timeout.
+The clock's log lists each of these for the record.
 
 Every function takes the time as an argument, so the server's time source is injectable and
 tests need not sleep (``tests/server/test_server_clocks.py``).
@@ -30,8 +32,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 #: Seconds a seat taken back after a timeout has at least (or its whole budget, if less).
 COMEBACK = 60.0
@@ -200,7 +203,7 @@ class Clock:
 
     def handed_over(self, seat: int, at: int, bot: str, by: int) -> None:
         """Seat ``by`` handed seat ``seat`` (``by`` itself, or a silent one) to bot level ``bot``
-        after ``at`` decisions. No clock runs for a bot; the seat keeps the time it had.
+        after ``at`` decisions. The seat's clock runs on while its bot plays (:func:`clock_kinds`).
 
         >>> c = Clock(TimeControl("correspondence", hours=1), [3600.0, 3600.0])
         >>> c.handed_over(0, 3, "medium", 1)
@@ -209,14 +212,25 @@ class Clock:
         """
         self.log.append({"at": at, "seat": seat, "kind": "handover", "bot": bot, "by": by})
 
+    def on_bot(self, seat: int) -> bool:
+        """Whether seat ``seat``'s last clock event is a hand-over: its bot plays on its time."""
+        for e in reversed(self.log):
+            if e["seat"] == seat:
+                return bool(e["kind"] == "handover")
+        return False
+
     def taken_back(self, seat: int, at: int, running: int | None, now: dt.datetime) -> None:
-        """Seat ``seat`` is a person's again: at least :data:`COMEBACK` s (or the budget)."""
-        floor = min(COMEBACK, self.control.budget)
-        if self.control.kind == "correspondence":
-            floor = self.control.budget
-        self.remaining[seat] = max(self.remaining[seat], floor)
-        if running == seat:
-            self.since = now
+        """Seat ``seat`` is a person's again. After a hand-over it keeps the time it has left
+        (its clock ran while its bot played: a hand-over never gives time back); after a
+        timeout it gets at least :data:`COMEBACK` s (or the budget: correspondence)."""
+        if not self.on_bot(seat):
+            floor = min(COMEBACK, self.control.budget)
+            if self.control.kind == "correspondence":
+                floor = self.control.budget
+            if self.remaining[seat] < floor:
+                self.remaining[seat] = floor
+                if running == seat:
+                    self.since = now
         self.log.append({"at": at, "seat": seat, "kind": "back"})
 
     def shifted(self, gap: dt.timedelta) -> None:
@@ -278,6 +292,25 @@ def parse_realtime(text: str, bot: str) -> TimeControl:
     except ValueError:
         raise ClockError(f"a time control is M+S (e.g. 5+3), not {json.dumps(text)}") from None
     return TimeControl.from_json(obj)
+
+
+class _SeatKind(Protocol):
+    seat: int
+    kind: str
+    handed_to_bot: bool
+
+
+def clock_kinds(seats: Sequence[_SeatKind], clock: Clock | None) -> list[str]:
+    """Each seat's kind as its clock sees it: a seat a player handed to a bot is still on the
+    clock (``"human"``) while the bot plays it, so that a hand-over never stops the clock; a
+    seat whose time ran out is not (its last clock event is a timeout)."""
+    out = []
+    for s in seats:
+        kind = s.kind
+        if kind == "bot" and s.handed_to_bot and clock is not None and clock.on_bot(s.seat):
+            kind = "human"
+        out.append(kind)
+    return out
 
 
 def running_seat(status: str, to_move: int | None, kinds: list[str]) -> int | None:

@@ -139,6 +139,8 @@ def register(app: typer.Typer) -> None:
                 log_level="warning",
                 access_log=False,
                 ws_per_message_deflate=False,
+                timeout_graceful_shutdown=settings.shutdown_grace,
+                forwarded_allow_ips=settings.forwarded_allow_ips,
             )
         else:
             # The workers read their settings from the environment (they are new processes).
@@ -154,6 +156,8 @@ def register(app: typer.Typer) -> None:
                 log_level="warning",
                 access_log=False,
                 ws_per_message_deflate=False,
+                timeout_graceful_shutdown=settings.shutdown_grace,
+                forwarded_allow_ips=settings.forwarded_allow_ips,
             )
         typer.echo(f"Kerala server: {url}  (database {safe_url(settings.db)}{extra})", err=False)
         if open_browser:

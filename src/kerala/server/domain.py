@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kerala.actions import Decision
 from kerala.game import GameState
-from kerala.server.clocks import Clock, running_seat
+from kerala.server.clocks import Clock, clock_kinds, running_seat
 from kerala.views import PlayerView
 
 if TYPE_CHECKING:
@@ -97,6 +97,12 @@ class Conflict(GameError):
     code = "conflict"
 
 
+class HintsOff(GameError):
+    """The game was created without hints (a setting every seat sees)."""
+
+    code = "hints_off"
+
+
 class Busy(Conflict):
     """Something that runs one at a time per game is running already."""
 
@@ -143,12 +149,18 @@ class Live:
     snap: Snapshot | None = None
     #: The game's clocks, if it has a time control (:mod:`kerala.server.clocks`).
     clock: Clock | None = None
+    #: Whether a seat may ask for a hint (a setting chosen at creation, public).
+    hints: bool = False
+    #: The bot level that takes a seat handed over (chosen at creation).
+    handover_bot: str = "easy"
+    #: The hints taken, for everyone's log: ``{"at": decisions before, "seat": s}``.
+    hints_taken: list[dict[str, int]] = field(default_factory=list)
 
     def running(self) -> int | None:
         """The seat whose clock runs now (``None``: no clock, or none runs)."""
         if self.clock is None:
             return None
-        return running_seat(self.status, self.state.to_move, [s.kind for s in self.seats])
+        return running_seat(self.status, self.state.to_move, clock_kinds(self.seats, self.clock))
 
 
 @dataclass(frozen=True)

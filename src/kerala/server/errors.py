@@ -20,17 +20,28 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kerala.server import domain
+from kerala.server.advice import TooBusy
 
 
 class ApiError(Exception):
     """A refused request: HTTP status, short code, message, and optional extra fields."""
 
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
         self.extra = extra
+        #: Response headers (a 429's ``Retry-After``).
+        self.headers = headers
 
     def to_json(self) -> dict[str, Any]:
         return {"detail": self.detail, "code": self.code, **self.extra}
@@ -44,6 +55,7 @@ STATUS: dict[type[domain.GameError], int] = {
     domain.StaleDecision: 409,
     domain.NotYourTurn: 409,
     domain.Conflict: 409,
+    domain.HintsOff: 403,
     domain.BadDecision: 400,
     domain.IllegalDecision: 422,
     domain.InvalidRequest: 422,
@@ -65,7 +77,13 @@ _HTTP_CODES = {
     409: "conflict",
     413: "too_large",
     422: "invalid_request",
+    429: "too_many",
 }
+
+
+def too_busy(e: TooBusy) -> ApiError:
+    """The refusal of a full advice quota: 429 with ``Retry-After``."""
+    return ApiError(429, "too_many", e.detail, headers={"Retry-After": str(e.retry_after)})
 
 
 def _where(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -77,7 +95,7 @@ def install_handlers(app: FastAPI) -> None:
 
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers)
 
     async def game_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, domain.GameError)
@@ -116,6 +134,12 @@ def install_handlers(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def too_busy_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, TooBusy)
+        e = too_busy(exc)
+        return JSONResponse(e.to_json(), status_code=e.status, headers=e.headers)
+
+    app.add_exception_handler(TooBusy, too_busy_error)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)

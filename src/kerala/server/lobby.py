@@ -219,6 +219,8 @@ class Lobby:
                 result=None,
                 creator_hash=row.creator_hash,
                 **clock_columns(clocks, "playing", state.to_move, built),
+                hints=row.hints,  # the same settings as the game it follows
+                handover_bot=row.handover_bot,
             )
             data = {"game": new_id, "by": seat}
             if not self.repo.add_rematch(game_id, live.event_count, info, built, data, now):

@@ -100,6 +100,10 @@ class GameInfo:
     clock: dict[str, Any] | None = None
     clock_since: dt.datetime | None = None
     clock_deadline: dt.datetime | None = None
+    #: Whether hints are allowed, and the level that takes a seat handed over (``None``: the
+    #: server's default), both chosen at creation.
+    hints: bool = False
+    handover_bot: str | None = None
 
     @classmethod
     def of(cls, r: GameRow) -> GameInfo:
@@ -122,6 +126,8 @@ class GameInfo:
             r.clock,
             None if r.clock_since is None else aware(r.clock_since),
             None if r.clock_deadline is None else aware(r.clock_deadline),
+            bool(r.hints),
+            r.handover_bot,
         )
 
 
@@ -364,6 +370,8 @@ class GameRepository:
                     clock=game.clock,
                     clock_since=game.clock_since,
                     clock_deadline=game.clock_deadline,
+                    hints=game.hints,
+                    handover_bot=game.handover_bot,
                 )
             )
             session.flush()
@@ -550,6 +558,8 @@ class GameRepository:
                     clock=game.clock,
                     clock_since=game.clock_since,
                     clock_deadline=game.clock_deadline,
+                    hints=game.hints,
+                    handover_bot=game.handover_bot,
                 )
             )
             conn.execute(

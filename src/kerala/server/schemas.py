@@ -68,6 +68,12 @@ class GameCreate(_In):
     #: A time control (docs/api.md, "Clocks"): ``{"kind": "realtime", "minutes": 10,
     #: "increment": 5, "bot": "easy"}`` or ``{"kind": "correspondence", "hours": 24}``.
     clock: JSONObject | None = None
+    #: Whether a seat may ask for a hint. Default: on when every seat but one is a bot's,
+    #: off when two or more seats are people's (or open) (docs/security.md, "Fair play").
+    hints: bool | None = None
+    #: The bot level (``GET /api/bots``) that takes a seat handed over, one's own or a
+    #: silent one's. Default: the server's ``KERALA_HANDOVER_BOT``.
+    handover_bot: str | None = Field(None, min_length=1, max_length=64)
 
 
 class DecisionSubmit(_In):
@@ -78,6 +84,7 @@ class DecisionSubmit(_In):
 
 
 class HandOver(_In):
+    #: Optional, and only the game's own ``handover_bot`` is accepted (422 otherwise).
     level: str | None = Field(None, max_length=64)
 
 
@@ -126,6 +133,12 @@ class Game(BaseModel):
     result: JSONObject | None
     #: The clocks (docs/api.md, "Clocks"); ``null`` for a game without a time control.
     clock: JSONObject | None = None
+    #: Whether a seat may ask for a hint (chosen at creation).
+    hints: bool = False
+    #: Each hint taken: ``{"at": decisions before it, "seat": who asked}`` (everyone's log).
+    hints_taken: list[dict[str, int]] = Field(default_factory=list)
+    #: The bot level that takes a seat handed over (chosen at creation).
+    handover_bot: str | None = None
 
 
 class Link(BaseModel):

@@ -44,7 +44,7 @@ import anyio.to_thread
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState
-from kerala.server.clocks import Clock, ClockError, TimeControl, running_seat
+from kerala.server.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
 from kerala.server.domain import (
     BadDecision,
     BadToken,
@@ -52,6 +52,7 @@ from kerala.server.domain import (
     Conflict,
     GameError,
     GameNotFound,
+    HintsOff,
     IllegalDecision,
     InvalidRequest,
     Live,
@@ -227,6 +228,9 @@ class GameService:
                 updated_at=row.updated_at,
                 result=row.result,
                 clock=None if row.clock is None else Clock.from_store(row.clock, row.clock_since),
+                hints=row.hints,
+                handover_bot=self.handover_level(row.handover_bot),
+                hints_taken=hints_taken(events),
             )
         else:
             # Another process moved the game on: apply only the events we have not seen.
@@ -239,6 +243,7 @@ class GameService:
                 raise
             if any(e["kind"] == "seat" for e in events):
                 live.seats = self.repo.seats(game_id)
+            live.hints_taken.extend(hints_taken(events))
             live.status = row.status
             live.decision_count = row.decision_count
             live.event_count = row.event_count
@@ -313,6 +318,14 @@ class GameService:
 
     # -- creating -----------------------------------------------------------------------
 
+    def handover_level(self, level: str | None) -> str:
+        """The level that takes a seat handed over: the game's, else the server's
+        ``handover_bot``, else (a level not offered here) the default level."""
+        for name in (level, self.settings.handover_bot):
+            if name is not None and name in self.bot_levels:
+                return name
+        return self.resolve_level(None)
+
     def resolve_level(self, level: str | None) -> str:
         name = level if level is not None else self.settings.default_bot_level
         if name not in self.bot_levels:
@@ -327,11 +340,20 @@ class GameService:
         removed: Sequence[str] | None,
         first: int,
         clock: dict[str, Any] | None = None,
+        *,
+        hints: bool | None = None,
+        handover_bot: str | None = None,
     ) -> Created:
         """Set up a game (S1–S4), draw the first display and store it; tokens for humans.
 
-        ``clock``: a time control (:meth:`TimeControl.from_json`), checked before anything."""
+        ``clock``: a time control (:meth:`TimeControl.from_json`), checked before anything.
+        ``hints``: whether a seat may ask for a hint (default: :func:`hints_by_default`);
+        ``handover_bot``: the level that takes a seat handed over (default: the server's)."""
         control = self.time_control(clock) if clock is not None else None
+        if handover_bot is not None:
+            self.resolve_level(handover_bot)
+        handover = self.handover_level(handover_bot)
+        allowed = hints_by_default(seats) if hints is None else hints
         state, built, tokens = plan_game(seats, removal, removed, first, self.resolve_level)
         status = "open" if any(st.kind == "open" for st in built) else "playing"
         creator_token = secrets.token_urlsafe(24)
@@ -359,6 +381,8 @@ class GameService:
                 result=None,
                 creator_hash=hash_token(creator_token),
                 **clock_columns(clocks, status, state.to_move, built),
+                hints=allowed,
+                handover_bot=handover,
             ),
             built,
         )
@@ -376,6 +400,8 @@ class GameService:
             updated_at=now,
             result=None,
             clock=clocks,
+            hints=allowed,
+            handover_bot=handover,
         )
         with self.game_lock(game_id):
             self.remember(live)
@@ -570,7 +596,7 @@ class GameService:
             status = "over" if over else "playing"
             if live.clock is not None:
                 clocks = live.clock.copy()
-                after = running_seat(status, state.to_move, [st.kind for st in live.seats])
+                after = running_seat(status, state.to_move, clock_kinds(live.seats, clocks))
                 used = clocks.advance(was_running, after, now, decided=True)
                 # The seconds the decision took: the clock's, else since the turn started.
                 data["time"] = round(
@@ -608,10 +634,13 @@ class GameService:
         return self.snapshot(live), {"number": live.event_count, "kind": "decision", **data}
 
     def hand_to_bot(
-        self, game_id: str, token: str, seat: int, level: str | None
+        self, game_id: str, token: str, seat: int, level: str | None = None
     ) -> tuple[Snapshot, dict[str, Any], int]:
         """Give ``seat`` to a bot for the rest of the game (own seat, or a silent one).
 
+        The bot is the game's hand-over level, whoever asks and for whichever seat: the others
+        cannot choose who replaces a silent player, and nobody can call in a stronger bot for
+        their own seat than the game allows. A ``level`` other than the game's is refused.
         Returns the new snapshot, the event, and the seat of the token that asked."""
         with self.game_lock(game_id):
             live = self.load(game_id)
@@ -638,7 +667,12 @@ class GameService:
                         f"seat {seat} has been silent for {waited:.0f} s; it can be handed to a "
                         f"bot after {limit:g} s ({limit - waited:.0f} s from now)"
                     )
-            name = self.resolve_level(level)
+            name = live.handover_bot
+            if level is not None and level != name:
+                raise InvalidRequest(
+                    f"this game's seats are handed to its own bot level {js(name)}, "
+                    f"not {js(level)} (leave the level out)"
+                )
             data = {"seat": seat, "bot": name, "by": by_seat}
             snap, event = self._to_bot(live, seat, name, data)
             return snap, event, by_seat
@@ -651,15 +685,16 @@ class GameService:
         clocks = None
         if live.clock is not None:
             clocks = live.clock.copy()
-            kinds = [st.kind for st in live.seats]
-            kinds[seat] = "bot"
-            clocks.advance(
-                live.running(), running_seat(live.status, live.state.to_move, kinds), now
-            )
             if timeout:
                 clocks.timed_out(seat, live.decision_count)
             else:  # a player handed it over (docs/notation.md, "Clock fields")
                 clocks.handed_over(seat, live.decision_count, name, data["by"])
+            # The seat's clock runs on while its bot plays after a hand-over; not after a
+            # timeout (clock_kinds): charge the time so far, and start the one that runs now.
+            after = running_seat(
+                live.status, live.state.to_move, kinds_after(live, clocks, seat, "bot")
+            )
+            clocks.advance(live.running() if not timeout else None, after, now)
         values = clock_columns_after(clocks, live, seat, "bot")
         if not self.repo.hand_to_bot(live.id, live.event_count, seat, name, data, now, values):
             self.forget(live.id)
@@ -710,9 +745,9 @@ class GameService:
             clocks = None
             if live.clock is not None:
                 clocks = live.clock.copy()
-                kinds = [st.kind for st in live.seats]
-                kinds[seat] = "human"
-                after = running_seat(live.status, live.state.to_move, kinds)
+                after = running_seat(
+                    live.status, live.state.to_move, kinds_after(live, clocks, seat, "human")
+                )
                 clocks.advance(live.running(), after, now)
                 clocks.taken_back(seat, live.decision_count, after, now)
             data = {"seat": seat, "bot": None, "by": seat, "back": True}
@@ -739,14 +774,18 @@ class GameService:
             event = {"number": live.event_count, "kind": "seat", **data}
             return self.snapshot(live), event, by_seat
 
-    def hint_job(self, game_id: str, token: str) -> BotJob:
-        """What a hint for the token's seat works from: its view and legal decisions only (I2).
+    def hint_job(self, game_id: str, token: str) -> tuple[BotJob, Snapshot, dict[str, Any]]:
+        """What a hint for the token's seat works from: its view and legal decisions only (I2);
+        and the ``hint`` event, written now, that tells everyone's log the seat asked for one.
 
-        Refused (:class:`NotYourTurn`) unless it is that seat's turn and a person plays it.
+        Refused (:class:`HintsOff`) in a game created without hints, and
+        (:class:`NotYourTurn`) unless it is that seat's turn and a person plays it.
         """
         with self.game_lock(game_id):
             live = self.load(game_id)
             seat = self.seat_of(live, token)
+            if not live.hints:
+                raise HintsOff("this game was created without hints")
             if live.status == "over":
                 raise NotYourTurn("the game is over (G4): no hint")
             if live.status == "open":
@@ -756,7 +795,16 @@ class GameService:
             to_move = live.state.to_move
             if to_move != seat:
                 raise NotYourTurn(f"it is seat {to_move}'s turn, not seat {seat}'s: no hint")
-            return BotJob(
+            now = self.now()
+            data = {"seat": seat, "at": live.decision_count}
+            if not self.repo.add_seat_event(game_id, live.event_count, "hint", data, now, seats={}):
+                self.forget(game_id)
+                raise Conflict("the game changed meanwhile: try again")
+            live.event_count += 1
+            live.updated_at = now
+            live.hints_taken.append(dict(data))
+            live.snap = None
+            job = BotJob(
                 game_id,
                 seat,
                 "hint",
@@ -764,6 +812,7 @@ class GameService:
                 live.state.legal_decisions(),
                 live.decision_count,
             )
+            return job, self.snapshot(live), {"number": live.event_count, "kind": "hint", **data}
 
     def bot_job(self, game_id: str) -> BotJob | None:
         """The bot's turn to think, if the seat to move is a bot's."""
@@ -793,7 +842,7 @@ def clock_columns(
     """The ``games`` columns of a clock: its stored form, start and deadline."""
     if clocks is None:
         return {"clock": None, "clock_since": None, "clock_deadline": None}
-    running = running_seat(status, to_move, [st.kind for st in seats])
+    running = running_seat(status, to_move, clock_kinds(seats, clocks))
     return {
         "clock": clocks.to_store(),
         "clock_since": clocks.since,
@@ -808,13 +857,35 @@ def clock_tuple(
     return c["clock"], c["clock_since"], c["clock_deadline"]
 
 
+def _seats_after(live: Live, seat: int, kind: str) -> list[Seat]:
+    """The seats once ``seat`` is of ``kind`` (a bot: handed over, or timed out)."""
+    seats = [Seat(st.seat, "", "", st.kind, None, st.handed_to_bot, None) for st in live.seats]
+    seats[seat].kind = kind
+    seats[seat].handed_to_bot = kind == "bot"
+    return seats
+
+
+def kinds_after(live: Live, clocks: Clock, seat: int, kind: str) -> list[str]:
+    """The seats' kinds as the clock sees them once ``seat`` is of ``kind``."""
+    return clock_kinds(_seats_after(live, seat, kind), clocks)
+
+
 def clock_columns_after(clocks: Clock | None, live: Live, seat: int, kind: str) -> dict[str, Any]:
     """The clock columns once ``seat`` is of ``kind`` (``{}`` for a game without a clock)."""
     if clocks is None:
         return {}
-    seats = [Seat(st.seat, "", "", st.kind, None, False, None) for st in live.seats]
-    seats[seat].kind = kind
-    return clock_columns(clocks, live.status, live.state.to_move, seats)
+    return clock_columns(clocks, live.status, live.state.to_move, _seats_after(live, seat, kind))
+
+
+def hints_by_default(seats: Sequence[dict[str, Any]]) -> bool:
+    """Hints are on by default when every seat but one is a bot's (a person learning against
+    bots), off when two or more seats are (or will be: open seats) people's."""
+    return sum(1 for s in seats if s.get("kind", "human") != "bot") <= 1
+
+
+def hints_taken(events: Sequence[dict[str, Any]]) -> list[dict[str, int]]:
+    """The ``hint`` events among ``events``, for the log: ``{"at", "seat"}``."""
+    return [{"at": e["at"], "seat": e["seat"]} for e in events if e["kind"] == "hint"]
 
 
 def not_started(live: Live) -> str:

@@ -49,8 +49,26 @@ class Settings(BaseSettings):
     bot_delay: Annotated[float, Field(ge=0)] = 0.3
     bot_levels: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_BOT_LEVELS))
     default_bot_level: str = "easy"
+    #: The bot level that takes a handed-over seat in games created without ``handover_bot``.
+    handover_bot: str = "easy"
     #: Seconds the "suggest a move" search may think (0: the instant greedy evaluation).
     hint_budget: Annotated[float, Field(ge=0, le=30)] = 1.0
+    #: Worker processes for hints and analyses, apart from the game bots' (docs/security.md).
+    advice_workers: Annotated[int, Field(ge=1, le=64)] = 1
+    #: How much lower the CPU priority of those workers is than the bots' (``nice``, 0–19).
+    advice_nice: Annotated[int, Field(ge=0, le=19)] = 10
+    #: Hints being worked out or waiting at once, in all, and per client address (429 above).
+    hint_queue: Annotated[int, Field(ge=1, le=10_000)] = 8
+    hints_per_client: Annotated[int, Field(ge=1, le=1000)] = 1
+    #: Analyses unfinished at once, in all, and per client address (429 above).
+    analysis_jobs: Annotated[int, Field(ge=1, le=10_000)] = 4
+    analysis_per_client: Annotated[int, Field(ge=1, le=1000)] = 1
+    #: Seconds an analysis runs on without anyone asking how it goes: then it is cancelled.
+    analysis_abandon: Annotated[float, Field(gt=0, le=86_400)] = 30.0
+    #: Seconds a stopping server waits for requests under way (then it closes them).
+    shutdown_grace: Annotated[int, Field(ge=0, le=600)] = 3
+    #: Addresses whose ``X-Forwarded-For`` names the client (a proxy in front; ``*``: any).
+    forwarded_allow_ips: Annotated[str, Field(min_length=1, max_length=1000)] = "127.0.0.1,::1"
     #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
     public_url: str | None = None
     #: Tune the garbage collector once started (freeze what startup loaded; see docs/server.md).

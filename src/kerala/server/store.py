@@ -76,6 +76,10 @@ class GameRow(Base):
     clock_deadline: Mapped[dt.datetime | None] = mapped_column(
         sa.DateTime(timezone=True), nullable=True, index=True
     )
+    #: Whether a seat may ask for a hint (chosen at creation, shown to every seat).
+    hints: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    #: The bot level that takes a seat handed over (``None``: the server's default).
+    handover_bot: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
 
 class SeatRow(Base):

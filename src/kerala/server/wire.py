@@ -119,6 +119,10 @@ class Snapshot:
             "result": live.result,
             # Every seat's time, whose clock runs and since when (server time); public (I2).
             "clock": None if live.clock is None else live.clock.to_wire(live.running()),
+            # The game's fair-play settings and the hints taken: every seat sees them.
+            "hints": live.hints,
+            "hints_taken": list(live.hints_taken),
+            "handover_bot": live.handover_bot,
         }
         return cls(base, view[len(cls._WATCHER_VIEW) :], legal)
 

@@ -15,6 +15,7 @@ from kerala.notation import plain_record, write_record
 from kerala.server.fanout import Broker
 from kerala.server.reads import GameReads, decode_cursor
 from kerala.server.repository import GameQuery, GameRepository
+from kerala.server.routes.clients import client_address, until_gone
 from kerala.server.routes.deps import (
     AnnouncerDep,
     BotsDep,
@@ -117,7 +118,15 @@ async def create_game(
     """Create a game: one invite link (with its secret token) per human seat, a watch link."""
     seats = [s.model_dump() for s in body.seats]
     created = await run_in_threadpool(
-        service.create, seats, body.removal, body.removed, body.first, body.clock
+        lambda: service.create(
+            seats,
+            body.removal,
+            body.removed,
+            body.first,
+            body.clock,
+            hints=body.hints,
+            handover_bot=body.handover_bot,
+        )
     )
     snap = created.snapshot
     game_id = snap.base["id"]
@@ -233,7 +242,9 @@ async def hand_to_bot(
     token: RequiredTokenDep,
     body: HandOver | None = None,
 ) -> Response:
-    """Hand a seat to a bot for the rest of the game: your own any time, another once silent."""
+    """Hand a seat to a bot for the rest of the game: your own any time, another once silent.
+
+    The bot is the game's ``handover_bot`` level (a ``level`` in the body must be that one)."""
     level = body.level if body is not None else None
 
     snap, event, by = await run_in_threadpool(service.hand_to_bot, game_id, token, seat, level)
@@ -263,19 +274,25 @@ def server_time(service: ServiceDep) -> dict[str, str]:
 
 @router.post("/games/{game_id}/hint", response_model=Hints, responses=SEAT_ERRORS)
 async def hint(
+    request: Request,
     game_id: GameIdDep,
     service: ServiceDep,
     bots: BotsDep,
+    announcer: AnnouncerDep,
     token: RequiredTokenDep,
     body: HintAsk | None = None,
 ) -> Response:
     """Suggest the best few decisions for the seat to move, from its own view only (I2).
 
-    The search runs in the bots' workers for the server's hint budget, never on the event loop.
-    """
+    Only in a game created with ``hints`` on (403 ``hints_off`` otherwise); each hint is a
+    public ``hint`` event. The search runs in the advice workers for the server's hint budget,
+    after the game bots, within the hint quotas (429 with ``Retry-After`` above them); a client
+    that goes away before it ends leaves the queue."""
     k = body.k if body is not None else 3
-    job = await run_in_threadpool(service.hint_job, game_id, token)
-    suggestions = await bots.suggest(game_id, job.view, job.legal, k)
+    with bots.hint_slot(game_id, client_address(request)):
+        job, snap, event = await run_in_threadpool(service.hint_job, game_id, token)
+        announcer.announce(event, snap)  # everyone's log: "X asked for a hint"
+        suggestions = await until_gone(request, bots.suggest(job.view, job.legal, k))
     return _json({"suggestions": suggestions, "decision_number": job.expected})
 
 
