@@ -499,7 +499,7 @@ def test_follow_up_of_a_special_tile(client: TestClient) -> None:
 
 def test_full_game_result_record_and_replay(client: TestClient) -> None:
     """SC1–SC7 in the result; the record replays (docs/notation.md) and carries removed tiles."""
-    g = create(client)
+    g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     final = play_to_end(client, gid, tok)
     assert final["status"] == "over" and final["to_move"] is None

@@ -68,17 +68,17 @@ def test_silent_seat_is_handed_to_a_bot(make_client: AppFactory) -> None:
     # Generous: the refusal below must come within the timeout even on a loaded machine.
     timeout = 3.0
     client = make_client(seat_timeout=timeout)
-    g = create(client)
+    g = create(client, handover_bot="random")  # the game's choice, not the other player's
     gid, tok = g["id"], tokens_of(g)
     started = dt.datetime.fromisoformat(g["game"]["turn_started_at"])
     url = f"/api/games/{gid}/seats/0/bot"
-    body = client.post(url, json={"level": "random"}, headers=auth(tok[1])).json()
+    body = client.post(url, headers=auth(tok[1])).json()
     assert body["code"] == "conflict" and "silent" in body["detail"]
     assert client.get(f"/api/games/{gid}").json()["players"][0]["kind"] == "human"
     # Once silent past the timeout, the seat may be handed over (asked until it is).
     deadline = time.monotonic() + timeout + 30
     while True:
-        r = client.post(url, json={"level": "random"}, headers=auth(tok[1]))
+        r = client.post(url, headers=auth(tok[1]))
         if r.status_code != 409:
             break
         assert r.json()["code"] == "conflict" and time.monotonic() < deadline, r.text
@@ -127,11 +127,15 @@ def test_hand_over_refusals(make_client: AppFactory) -> None:
     assert post(7, tok[0]).status_code == 404
     assert post(2, tok[2], {"level": "nope"}).json()["code"] == "invalid_request"
     assert post(2, tok[2], {"level": "random", "x": 1}).status_code == 422
+    # The bot is the game's hand-over level (here the server's, easy): no other may be named.
+    r = post(2, tok[2], {"level": "random"})
+    assert r.status_code == 422 and '"easy"' in r.json()["detail"], r.text
     assert client.post("/api/games/nosuch/seats/0/bot", headers=auth(tok[0])).status_code == 404
     assert client.get(f"/api/games/{gid}/events").json()["events"] == []
-    # One's own seat may be handed over any time.
-    r = post(2, tok[2], {"level": "random"})
+    # One's own seat may be handed over any time, to the game's level.
+    r = post(2, tok[2], {"level": "easy"})
     assert r.status_code == 200 and r.json()["players"][2]["handed_to_bot"]
+    assert r.json()["players"][2]["bot"] == "easy"
 
 
 @pytest.mark.timeout(90)

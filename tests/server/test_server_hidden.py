@@ -48,7 +48,7 @@ def test_i2_nothing_hidden_reaches_players_watchers_or_logs(
     client: TestClient, sqlite_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    g = create(client)
+    g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     answers: list[Any] = [g]
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as ws:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import monotonic
 from typing import Annotated, Any
@@ -167,19 +168,21 @@ async def _run(job: Job, points: list[DecisionPoint], advice: Advice, abandon: f
         advice.analyses.give(job.client)
 
 
-def _start(
+async def _start(
     request: Request,
     advice: Advice,
-    points: list[DecisionPoint],
-    seats: list[int],
+    prepare: Callable[[], tuple[list[DecisionPoint], list[int]]],
     budget: float,
     key: tuple[Any, ...] | None,
 ) -> Job:
-    """Admit an analysis within the quotas (429 above them), and start it."""
+    """Admit an analysis within the quotas (429 above them, before the record is even read, so
+    that a flood costs little), then read its decision points (``prepare``, in a worker
+    thread) and start it."""
     client = client_address(request)
     jobs = _jobs(request)
     advice.analyses.take(client)
     try:
+        points, seats = await run_in_threadpool(prepare)
         job = Job(secrets.token_urlsafe(9), key, seats, budget, total=len(points), client=client)
         jobs.add(job)
     except BaseException:
@@ -252,8 +255,7 @@ async def analyse_game(
             )
         return _points(write_record(state, players), seats)
 
-    points, chosen = await run_in_threadpool(prepare)
-    return _start(request, bots.advice, points, chosen, time, key).to_json()
+    return (await _start(request, bots.advice, prepare, time, key)).to_json()
 
 
 @router.post("/records/analysis", status_code=202, response_model=AnalysisJobOut, responses=ERRORS)
@@ -266,8 +268,8 @@ async def analyse_record(
 ) -> dict[str, Any]:
     """Start the analysis of a record document whose game is over (409 ``not_over`` if not)."""
     seats = None if seat is None else [seat]
-    points, chosen = await run_in_threadpool(_finished_points, doc, seats)
-    return _start(request, bots.advice, points, chosen, time, None).to_json()
+    job = await _start(request, bots.advice, lambda: _finished_points(doc, seats), time, None)
+    return job.to_json()
 
 
 @router.get("/analysis/{job_id}", response_model=AnalysisJobOut, responses=ERRORS)

@@ -26,6 +26,7 @@ export function mountHome(root) {
     removal: "random",
     removed: "",
     first: 0,
+    hints: null, // null: the default rule (hintsAllowed)
     created: null,
     busy: false,
   };
@@ -63,7 +64,7 @@ export function mountHome(root) {
         ? { name: s.name, color: s.color, kind: "bot", level: s.level || st.defaultLevel }
         : { name: s.name, color: s.color, kind: "human" },
     );
-    const body = { seats, removal: st.removal, first: st.first };
+    const body = { seats, removal: st.removal, first: st.first, hints: hintsAllowed() };
     if (st.removal === "chosen")
       body.removed = st.removed
         .split(/[\s,]+/)
@@ -81,6 +82,10 @@ export function mountHome(root) {
     st.busy = false;
     render();
   };
+
+  // Hints: the server's default rule (on when every seat but one is a bot's) until the
+  // checkbox is touched (docs/security.md, "Fair play").
+  const hintsAllowed = () => (st.hints === null ? st.seats.filter((s) => s.kind !== "bot").length <= 1 : st.hints);
 
   const suggestRemoved = () => {
     // A valid choice for S3: the right count, none of a played color.
@@ -272,6 +277,17 @@ export function mountHome(root) {
               h("option", { value: "random", selected: st.removal === "random" }, t("home.removalRandom", { n: removeCount(n) })),
               h("option", { value: "chosen", selected: st.removal === "chosen" }, t("home.removalChosen", { n: removeCount(n) })),
             ),
+          ),
+          h(
+            "label",
+            { title: t("home.hintsTip") },
+            h("input", {
+              type: "checkbox",
+              id: "hints-allowed",
+              checked: hintsAllowed(),
+              onchange: (e) => (st.hints = e.target.checked),
+            }),
+            t("home.hints"),
           ),
         ),
         st.removal === "chosen"

@@ -42,8 +42,9 @@ export function levelWords(name) {
 }
 
 /** A clock event of the game (`{at, seat, kind: "timeout", bot}`, `{at, seat, kind: "handover",
- * bot, by}` or `{at, seat, kind: "back"}`, docs/notation.md "Clock fields") in words; `name` is
- * the seat's player, `byName` the player of seat `by` (a hand-over's). */
+ * bot, by}` or `{at, seat, kind: "back"}`, docs/notation.md "Clock fields"), or a hint taken
+ * (`{at, seat, kind: "hint"}`, the game's `hints_taken`), in words; `name` is the seat's player,
+ * `byName` the player of seat `by` (a hand-over's). */
 export function clockWords(e, name, byName) {
   if (e.kind === "timeout") return t("words.timeout", { name, bot: levelWords(e.bot) });
   if (e.kind === "handover") {
@@ -52,6 +53,7 @@ export function clockWords(e, name, byName) {
     return t("words.handover", { by: byName ?? t("words.seat", { n: e.by + 1 }), name, bot });
   }
   if (e.kind === "back") return t("words.back", { name });
+  if (e.kind === "hint") return t("words.hint", { name });
   return `${name}: ${JSON.stringify(e)}`;
 }
 

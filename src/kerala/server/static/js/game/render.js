@@ -195,7 +195,7 @@ export function renderer(st, page, ui) {
       if (a.pass) controls.append(h("button", { type: "button", id: "pass", disabled: st.busy, onclick: ui.act.pass }, t("action.pass", { n: 2 - g.view.grounds[g.seat].passes })));
       else if (a.places.length) controls.append(h("span", { class: "muted", id: "no-pass" }, t("action.noPass")));
       if (a.skip) controls.append(h("button", { type: "button", id: "skip", disabled: st.busy, onclick: ui.act.skip }, t("action.skip")));
-      if (st.hintRoute)
+      if (st.hintRoute && g.hints)
         controls.append(h("button", { type: "button", id: "hint", disabled: st.hinting, onclick: ui.act.hint }, st.hinting ? t("hint.thinking") : t("hint.ask")));
       if (sel) controls.append(h("button", { type: "button", id: "back", onclick: ui.act.back }, t("action.back")));
     } else {
@@ -314,8 +314,10 @@ export function renderer(st, page, ui) {
 
   function logPanel() {
     const g = st.game;
-    // A timed game's timeouts and take-backs (the clock's events) stand among the decisions.
-    const lines = logLines(g.view.decisions, g.players.map((p) => p.name), (g.clock && g.clock.events) || []);
+    // A timed game's timeouts and take-backs (the clock's events) and every hint taken (public:
+    // everyone sees who asked the engine) stand among the decisions.
+    const hints = (g.hints_taken || []).map((e) => ({ ...e, kind: "hint" }));
+    const lines = logLines(g.view.decisions, g.players.map((p) => p.name), [...((g.clock && g.clock.events) || []), ...hints]);
     const highlight = (l, on) => {
       for (const svg of page.querySelectorAll(`.grounds-box[data-seat="${l.seat}"] svg.grounds-svg`)) {
         for (const old of svg.querySelectorAll(".hl-ring")) old.remove();
