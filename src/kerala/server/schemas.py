@@ -70,7 +70,7 @@ class GameCreate(_In):
     clock: JSONObject | None = None
     #: Whether a seat may ask for a hint. Default: on when every seat but one is a bot's,
     #: off when two or more seats are people's (or open) (docs/security.md, "Fair play").
-    hints: bool | None = None
+    hints: bool | None = Field(None, strict=True)
     #: The bot level (``GET /api/bots``) that takes a seat handed over, one's own or a
     #: silent one's. Default: the server's ``KERALA_HANDOVER_BOT``.
     handover_bot: str | None = Field(None, min_length=1, max_length=64)
