@@ -6,7 +6,7 @@ import json
 import re
 from urllib.parse import urlparse
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from webplay import game_attr, ids_from_url, legal, wait_decided, wait_turn_or_end
 from webserver import Server
 
@@ -37,8 +37,30 @@ def test_suggest_a_move_preselects_a_legal_decision(server: Server, page: Page) 
         assert text.startswith("Suggested:"), text
         page.click("#confirm-btn")
         wait_decided(page, before)
-        r = page.request.get(f"{origin}/api/games/{gid}/events", params={"since": before})
+        r = page.request.get(f"{origin}/api/games/{gid}/events", params={"since": 0})
         assert r.ok, r.text()
-        sent = json.loads(r.text())["events"][0]
-        assert sent["decision_number"] == int(before) + 1 and sent["bot"] is False
+        events = json.loads(r.text())["events"]
+        sent = next(e for e in events if e.get("decision_number") == int(before) + 1)
+        assert sent["bot"] is False
         assert sent["decision"] == best  # what was sent is the suggestion, a legal decision
+        # The hint is public: the event before it, and a line of everyone's log.
+        asked = [e for e in events if e["kind"] == "hint" and e["at"] == int(before)]
+        assert asked and asked[0]["number"] < sent["number"], events
+        page.wait_for_selector("#log li:has-text('asked for a hint')")
+
+
+def test_setup_hints_checkbox_follows_the_default_and_is_sent(server: Server, page: Page) -> None:
+    """The setup screen's "Hints allowed": on against a bot, off between people, as chosen."""
+    page.goto(server.url + "/")
+    box = page.locator("#hints-allowed")
+    expect(box).to_be_checked()  # the default setup: you and a bot
+    page.locator(".seat-row[data-seat='1'] select[data-field='kind']").select_option("human")
+    expect(box).not_to_be_checked()  # two people
+    with page.expect_response(lambda r: r.url.endswith("/api/games")) as resp:
+        page.click("#create")
+    assert resp.value.status == 201, resp.value.text()
+    assert json.loads(resp.value.text())["game"]["hints"] is False
+    box.check()
+    with page.expect_response(lambda r: r.url.endswith("/api/games")) as resp:
+        page.click("#create")
+    assert json.loads(resp.value.text())["game"]["hints"] is True
