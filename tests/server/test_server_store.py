@@ -29,7 +29,56 @@ def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
-    assert version == "0004"  # the newest migration
+    assert version == "0005"  # the newest migration
+
+
+def test_games_stored_before_the_fair_play_settings_get_the_default_rule(db_url: str) -> None:
+    """Migration 0005 on existing rows: hints on where at most one seat is (or was) a
+    person's, off otherwise; the hand-over bot left to the server's setting."""
+    from alembic import command
+
+    from kerala.server.store import alembic_config
+
+    command.upgrade(alembic_config(db_url), "0004")
+    engine = make_engine(db_url)
+    now = utcnow()
+    seat_kinds = {
+        "people": [("human", False), ("human", False)],
+        "solo": [("human", False), ("bot", False)],
+        "handed": [("bot", True), ("human", False)],
+    }
+    try:
+        with engine.begin() as c:
+            for gid, kinds in seat_kinds.items():
+                c.execute(
+                    sa.text(
+                        "INSERT INTO games (id, created_at, updated_at, status, tileset, removal,"
+                        " hidden_removed, first_drawn, decision_count, event_count,"
+                        " turn_started_at) VALUES (:id, :t, :t, 'playing', 'standard', 'random',"
+                        " '[]', '[]', 0, 0, :t)"
+                    ),
+                    {"id": gid, "t": now},
+                )
+                for i, (kind, handed) in enumerate(kinds):
+                    c.execute(
+                        sa.text(
+                            "INSERT INTO seats (game_id, seat, name, color, kind, handed_to_bot)"
+                            " VALUES (:g, :s, 'X', 'blue', :k, :h)"
+                        ),
+                        {"g": gid, "s": i, "k": kind, "h": handed},
+                    )
+        migrate(db_url)
+        with engine.connect() as c:
+            rows = {r[0]: r[1] for r in c.execute(sa.text("SELECT id, hints FROM games"))}
+            bots = set(c.execute(sa.text("SELECT handover_bot FROM games")).scalars())
+    finally:
+        engine.dispose()
+    assert {k: bool(v) for k, v in rows.items()} == {
+        "people": False,
+        "solo": True,
+        "handed": False,
+    }
+    assert bots == {None}
 
 
 def test_safe_url_hides_the_password() -> None:

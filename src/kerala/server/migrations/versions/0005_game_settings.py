@@ -22,26 +22,20 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("handover_bot", sa.String(64), nullable=True))
-    games = sa.table("games", sa.column("id", sa.String), sa.column("hints", sa.Boolean))
-    seats = sa.table(
-        "seats",
-        sa.column("game_id", sa.String),
-        sa.column("kind", sa.String),
-        sa.column("handed_to_bot", sa.Boolean),
+    # Plain ADD COLUMN, not a batch: on SQLite a batch may copy the table, and dropping the old
+    # games table would cascade to every game's seats and events.
+    op.add_column(
+        "games", sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false())
     )
-    people = (
-        sa.select(sa.func.count())
-        .select_from(seats)
-        .where(
-            seats.c.game_id == games.c.id,
-            sa.or_(seats.c.kind != "bot", seats.c.handed_to_bot.is_(True)),
+    op.add_column("games", sa.Column("handover_bot", sa.String(64), nullable=True))
+    # At most one seat is (or was, before a hand-over) a person's or open: hints on.
+    op.execute(
+        sa.text(
+            "UPDATE games SET hints = true WHERE (SELECT count(*) FROM seats"
+            " WHERE seats.game_id = games.id"
+            " AND (seats.kind <> 'bot' OR seats.handed_to_bot = true)) <= 1"
         )
-        .scalar_subquery()
     )
-    op.execute(sa.update(games).where(people <= 1).values(hints=True))
 
 
 def downgrade() -> None:
