@@ -64,7 +64,7 @@ function poll(page, st, go, a) {
     if (a.job.status === "done") {
       a.status = "done";
       a.analysis = a.job.analysis;
-    } else if (a.job.status === "failed") {
+    } else if (a.job.status === "failed" || a.job.status === "cancelled") {
       a.status = "failed";
       a.error = a.job.error || t("analysis.failed");
     }
