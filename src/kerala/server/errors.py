@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kerala.server import domain
-from kerala.server.advice import TooBusy
+from kerala.server.advice import Closed, TooBusy
 
 
 class ApiError(Exception):
@@ -139,7 +139,17 @@ def install_handlers(app: FastAPI) -> None:
         e = too_busy(exc)
         return JSONResponse(e.to_json(), status_code=e.status, headers=e.headers)
 
+    async def closed_error(_: Request, exc: Exception) -> JSONResponse:
+        # A hint asked for while the server stops: another process (or this one, restarted)
+        # answers it.
+        return JSONResponse(
+            {"detail": "the server is stopping: ask again", "code": "unavailable"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+
     app.add_exception_handler(TooBusy, too_busy_error)
+    app.add_exception_handler(Closed, closed_error)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)
