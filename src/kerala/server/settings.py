@@ -51,8 +51,14 @@ class Settings(BaseSettings):
     default_bot_level: str = "easy"
     #: Seconds the "suggest a move" search may think (0: the instant greedy evaluation).
     hint_budget: Annotated[float, Field(ge=0, le=30)] = 1.0
-    #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
+    #: Absolute base of the invite and watch links handed out (``https://kerala.example``);
+    #: without it the links are paths only and the browser prefixes its own address (the
+    #: request's Host header is never trusted for them, docs/security.md).
     public_url: str | None = None
+    #: Serve the API docs pages ``/docs`` (Swagger UI) and ``/redoc``, from packaged files.
+    docs: bool = False
+    #: Seconds a new WebSocket has to send its first message (``hello``) before it is closed.
+    ws_hello_timeout: Annotated[float, Field(gt=0, le=600)] = 10.0
     #: Tune the garbage collector once started (freeze what startup loaded; see docs/server.md).
     tune_gc: bool = True
     #: Run ``alembic upgrade head`` when the server starts.
