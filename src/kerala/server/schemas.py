@@ -130,7 +130,8 @@ class Game(BaseModel):
 
 class Link(BaseModel):
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class Invite(BaseModel):
@@ -139,7 +140,8 @@ class Invite(BaseModel):
     color: str
     token: str
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class GameCreated(BaseModel):
@@ -162,7 +164,8 @@ class Rematch(BaseModel):
     id: str
     seat: int
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class GameSummary(BaseModel):
