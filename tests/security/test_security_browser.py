@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -160,3 +161,29 @@ def test_another_tab_without_the_link_is_not_seated(server: Server, page: Page) 
     other.wait_for_selector("#game[data-decision-number]", state="attached")
     assert other.locator("#game[data-my-turn='1']").count() == 0
     other.close()
+
+
+def test_the_api_docs_when_on_draw_from_this_origin_only(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, ready = "/docs", ".swagger-ui .title"
+    monkeypatch.setenv("KERALA_DOCS", "true")
+    srv = Server(tmp_path / "kerala.sqlite3")
+    srv.start()
+    ctx = browser.new_context(viewport=DESKTOP)
+    try:
+        page = ctx.new_page()
+        seen = Watched(page)
+        page.goto(srv.url + path)
+        page.wait_for_selector(ready, timeout=30000)
+        assert "Kerala game server" in page.inner_text(ready)
+        page.wait_for_load_state("networkidle")
+        origin = urlsplit(srv.url).netloc
+        fetched = [urlsplit(r.url) for r in seen.requests]
+        elsewhere = [u.geturl() for u in fetched if u.scheme in ("http", "https")]
+        assert all(urlsplit(u).netloc == origin for u in elsewhere), elsewhere
+        assert not seen.errors, seen.errors
+        assert not seen.violations, "\n".join(seen.violations)
+    finally:
+        ctx.close()
+        srv.stop()

@@ -1,5 +1,5 @@
 """HTTP hardening: every response carries the security headers and no server banner; the API
-docs pages are off by default and, when on, load nothing from another origin
+docs page is off by default and, when on, loads nothing from another origin
 (docs/security.md, "HTTP hardening")."""
 
 from __future__ import annotations
@@ -95,17 +95,18 @@ def test_the_api_docs_are_off_by_default(client: TestClient) -> None:
     assert client.get("/openapi.json").status_code == 200
 
 
-@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+@pytest.mark.parametrize("page", ["/docs"])
 def test_the_api_docs_when_on_load_nothing_from_another_origin(
     make_client: AppFactory, page: str
 ) -> None:
     client = make_client(docs=True)
+    assert client.get("/redoc").status_code == 404  # ReDoc's bundle draws its logo from a CDN
     r = client.get(page)
     assert r.status_code == 200
     assert_hardened(r, page)
     html = r.text
     assert "<script>" not in html, "an inline script"
-    refs = re.findall(r"""(?:src|href|spec-url)=["']([^"']+)""", html)
+    refs = re.findall(r"""(?:src|href)=["']([^"']+)""", html)
     assert refs, html
     for ref in refs:
         assert ref.startswith("/") and not ref.startswith("//"), f"{page} loads {ref}"

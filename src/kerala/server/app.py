@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await anyio.to_thread.run_sync(repo.close)
             engine.dispose()
 
-    # Security headers on every response; the docs pages only when asked for (docs/security.md).
+    # Security headers on every response; the docs page only when asked for (docs/security.md).
     app = HardenedApp(
         title="Kerala game server",
         version="1",

@@ -1,4 +1,4 @@
-"""The security headers of every HTTP response, and the optional API docs pages served from a
+"""The security headers of every HTTP response, and the optional API docs page served from a
 package (never from a CDN). See docs/security.md, "HTTP hardening".
 
 The headers are constants, so a small pure-ASGI middleware sets them: it wraps the whole app
@@ -32,12 +32,12 @@ CSP = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 
-#: The API docs pages (off by default): Swagger UI and ReDoc set inline styles and draw icons
-#: from ``data:`` images, and ReDoc runs a worker from a ``blob:``. Scripts still come only from
-#: this origin (the assets of the ``fastapi-offline`` package), never inline.
+#: The API docs page (off by default): Swagger UI sets inline styles and draws icons from
+#: ``data:`` images. Scripts still come only from this origin (the assets of the
+#: ``fastapi-offline`` package), never inline.
 DOCS_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; font-src 'self'; worker-src 'self' blob:; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
@@ -49,8 +49,8 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 
-#: Where the docs pages live when ``KERALA_DOCS`` is on.
-DOCS_PATHS = frozenset({"/docs", "/redoc"})
+#: Where the docs page lives when ``KERALA_DOCS`` is on.
+DOCS_PATHS = frozenset({"/docs"})
 
 
 class SecurityHeaders:
@@ -89,7 +89,7 @@ class HardenedApp(FastAPI):
 
 
 def _docs_assets() -> Path:
-    """The Swagger UI and ReDoc files that the ``fastapi-offline`` package ships."""
+    """The Swagger UI files that the ``fastapi-offline`` package ships."""
     return Path(str(resources.files("fastapi_offline").joinpath("static")))
 
 
@@ -102,25 +102,13 @@ _SWAGGER = """<!doctype html>
 <script type="module" src="/static/js/swagger.js"></script>
 </body></html>"""
 
-_REDOC = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title} - ReDoc</title>
-<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
-</head><body><redoc spec-url="/openapi.json"></redoc>
-<script src="/docs-assets/redoc.standalone.js"></script>
-</body></html>"""
-
 
 def install_docs(app: FastAPI) -> None:
-    """``/docs`` (Swagger UI) and ``/redoc`` from the package's files, with no inline script
-    (Swagger UI starts from ``static/js/swagger.js``)."""
+    """``/docs`` (Swagger UI) from the package's files, with no inline script (it starts from
+    ``static/js/swagger.js``). No ReDoc page: its bundle fetches its logo from its makers' CDN."""
     app.mount("/docs-assets", StaticFiles(directory=_docs_assets()), name="docs-assets")
     swagger = _SWAGGER.format(title=app.title)
-    redoc = _REDOC.format(title=app.title)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
         return HTMLResponse(swagger)
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc_page() -> HTMLResponse:
-        return HTMLResponse(redoc)

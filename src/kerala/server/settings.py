@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     #: without it the links are paths only and the browser prefixes its own address (the
     #: request's Host header is never trusted for them, docs/security.md).
     public_url: str | None = None
-    #: Serve the API docs pages ``/docs`` (Swagger UI) and ``/redoc``, from packaged files.
+    #: Serve the API docs page ``/docs`` (Swagger UI), from packaged files (never a CDN).
     docs: bool = False
     #: Seconds a new WebSocket has to send its first message (``hello``) before it is closed.
     ws_hello_timeout: Annotated[float, Field(gt=0, le=600)] = 10.0
