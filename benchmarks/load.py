@@ -77,7 +77,7 @@ async def seat_client(
     stop_at: float,
     rng: random.Random,
 ) -> None:
-    ws_url = base.replace("http://", "ws://") + f"/api/games/{gid}/ws?token={token}"
+    ws_url = base.replace("http://", "ws://") + f"/api/games/{gid}/ws"
     loop = asyncio.get_running_loop()
     # One deadline for the whole session: a timer per message would cost the client more CPU
     # than the server spends on the decision.
@@ -88,6 +88,8 @@ async def seat_client(
             async with connect(
                 ws_url, max_size=None, open_timeout=60, compression=None, ping_interval=None
             ) as ws:
+                # The token goes in the first message, never in the URL (docs/api.md).
+                await ws.send(json.dumps({"type": "hello", "token": token}))
                 await seat_session(ws, gid, seat, think, stats, rng)
     except TimeoutError:
         pass

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 TWO_HUMANS = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
 AppFactory = Callable[..., TestClient]
@@ -28,6 +30,17 @@ class FakeTime:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def game_socket(
+    client: TestClient, game_id: str, token: str | None = None, query: str = ""
+) -> Iterator[WebSocketTestSession]:
+    """The game's WebSocket, its first message sent: ``hello`` with the seat's token (none for
+    a watcher). ``query``: e.g. ``"?since=3"``."""
+    with client.websocket_connect(f"/api/games/{game_id}/ws{query}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        yield ws
 
 
 def create(client: TestClient, seats: list[dict[str, Any]] | None = None, **kw: Any) -> Any:

@@ -92,7 +92,8 @@ async def play_over_socket(
     The decision is sent as soon as the seat is to move (from the message that says so).
     :class:`Stalled` if no message comes for ``stall`` seconds while the game is not over.
     Returns the last game seen."""
-    async with websockets.connect(f"{ws_url}/api/games/{game_id}/ws?token={token}") as ws:
+    async with websockets.connect(f"{ws_url}/api/games/{game_id}/ws") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_for = -1
         while True:
             try:

@@ -94,7 +94,7 @@ def test_create_gives_invites_for_humans_and_a_watch_link(client: TestClient) ->
     )
     assert [i["seat"] for i in g["invites"]] == [0, 2]
     for inv in g["invites"]:
-        assert inv["token"] in inv["path"] and inv["url"].endswith(inv["path"])
+        assert inv["token"] in inv["path"] and inv["url"] is None  # no public URL configured
         assert f"game={g['id']}" in inv["path"]
     assert g["watch"]["path"] == f"/?game={g['id']}"
     game = g["game"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, play_chosen, tokens_of
+from serverlib import AppFactory, auth, create, game_socket, play_chosen, tokens_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,7 +33,7 @@ def test_bot_answers_a_human_decision(client: TestClient) -> None:
     g = create(client, HUMAN_AND_BOT)
     gid, tok = g["id"], tokens_of(g)
     assert list(tok) == [0]
-    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[0]}") as ws:
+    with game_socket(client, gid, tok[0]) as ws:
         assert ws.receive_json()["type"] == "sync"
         ws.send_json({"type": "decision", "decision": {"pass": True}, "expected": 0})
         mine = ws.receive_json()

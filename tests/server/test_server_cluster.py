@@ -77,6 +77,7 @@ def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     async def watch_on_a(n: int) -> list[dict[str, Any]]:
         got: list[dict[str, Any]] = []
         async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws?since=0") as ws:
+            await ws.send(json.dumps({"type": "hello"}))
             while len(got) < n:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if msg["type"] == "event":
@@ -123,7 +124,8 @@ def test_issue11_2_first_event_arrives_without_a_later_one(cluster: list[Server]
     gid, token = created["id"], created["invites"][1]["token"]
 
     async def scenario() -> dict[str, Any]:
-        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws?token={token}") as ws:
+        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
             sync = json.loads(await ws.recv())
             assert sync["type"] == "sync" and sync["game"]["seat"] == 1
             r = await asyncio.to_thread(
@@ -171,10 +173,10 @@ class Follower:
         while True:
             url = self.urls[min(len(self.reconnects), 1)]
             # First a sync (no 'since'); on a reconnect, the events missed since the last one.
-            query = f"since={last}" if self.reconnects else ""
-            query += f"&token={self.token}" if self.token else ""
+            query = f"?since={last}" if self.reconnects else ""
             try:
-                async with websockets.connect(f"{url}/api/games/{self.gid}/ws?{query}") as ws:
+                async with websockets.connect(f"{url}/api/games/{self.gid}/ws{query}") as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     if pending is not None and self.reconnects:
                         await ws.send(pending)  # accepted if lost, refused as stale if not
                     async for raw in ws:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from serverlib import auth, create, play_chosen, tokens_of
+from serverlib import auth, create, game_socket, play_chosen, tokens_of
 
 from kerala.tiles import TILE_TYPES
 
@@ -51,7 +51,7 @@ def test_i2_nothing_hidden_reaches_players_watchers_or_logs(
     g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
     answers: list[Any] = [g]
-    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as ws:
+    with game_socket(client, gid, tok[1]) as ws:
         answers.append(ws.receive_json())
         play_chosen(client, gid, tok, 6)
         answers += [ws.receive_json() for _ in range(6)]

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from serverlib import AppFactory, auth, create, play_to_end, tokens_of
+from serverlib import AppFactory, auth, create, game_socket, play_to_end, tokens_of
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -113,7 +113,7 @@ def test_issue11_4_open_seats_join_fill_and_start(make_client: AppFactory) -> No
     assert [x["id"] for x in listed] == [gid]
     assert [p["kind"] for p in listed[0]["players"]] == ["human", "open", "open"]
 
-    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+    with game_socket(client, gid) as ws:
         assert ws.receive_json()["type"] == "sync"
         joined = client.post(f"/api/games/{gid}/seats/1/join", json={"name": "Zoe"}).json()
         ev = ws.receive_json()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import AppFactory, auth, create, plain, play_chosen, tokens_of
+from serverlib import AppFactory, auth, create, game_socket, plain, play_chosen, tokens_of
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -20,7 +20,7 @@ def recv(ws: WebSocketTestSession) -> Any:
 def test_watcher_gets_sync_then_every_event(client: TestClient) -> None:
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
-    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+    with game_socket(client, gid) as ws:
         first = recv(ws)
         assert first["type"] == "sync" and first["event_number"] == 0
         assert first["game"]["seat"] is None and first["game"]["legal"] is None
@@ -41,8 +41,8 @@ def test_seat_submits_over_the_socket_and_everyone_hears(client: TestClient) -> 
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
     with (
-        client.websocket_connect(f"/api/games/{gid}/ws?token={tok[0]}") as s0,
-        client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as s1,
+        game_socket(client, gid, tok[0]) as s0,
+        game_socket(client, gid, tok[1]) as s1,
     ):
         sync0, sync1 = recv(s0), recv(s1)
         assert sync0["game"]["seat"] == 0 and sync0["game"]["legal"]
@@ -61,7 +61,7 @@ def test_seat_submits_over_the_socket_and_everyone_hears(client: TestClient) -> 
 def test_socket_refusals(client: TestClient) -> None:
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
-    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[0]}") as ws:
+    with game_socket(client, gid, tok[0]) as ws:
         recv(ws)
         cases: list[tuple[Any, int, str]] = [
             ({"type": "decision", "decision": {"pass": True}, "expected": 5}, 409, "stale"),
@@ -86,12 +86,12 @@ def test_socket_refusals(client: TestClient) -> None:
         assert recv(ws)["code"] == "malformed_json"
         ws.send_bytes(b'{"type": "ping"}')
         assert recv(ws) == {"type": "pong"}
-    with client.websocket_connect(f"/api/games/{gid}/ws?token={tok[1]}") as ws:
+    with game_socket(client, gid, tok[1]) as ws:
         recv(ws)
         ws.send_json({"type": "decision", "decision": {"pass": True}, "expected": 0})
         err = recv(ws)
         assert err["status"] == 409 and err["code"] == "not_your_turn"
-    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+    with game_socket(client, gid) as ws:
         recv(ws)
         ws.send_json({"type": "decision", "decision": {"pass": True}, "expected": 0})
         err = recv(ws)
@@ -100,14 +100,14 @@ def test_socket_refusals(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "status", "close"),
-    [("/api/games/nosuch/ws", 404, 4404), ("/api/games/{gid}/ws?token=bad", 403, 4403)],
+    ("game", "token", "status", "close"),
+    [("nosuch", None, 404, 4404), ("{gid}", "bad", 403, 4403)],
 )
 def test_socket_unknown_game_or_bad_token(
-    client: TestClient, path: str, status: int, close: int
+    client: TestClient, game: str, token: str | None, status: int, close: int
 ) -> None:
     g = create(client)
-    with client.websocket_connect(path.format(gid=g["id"])) as ws:
+    with game_socket(client, game.format(gid=g["id"]), token) as ws:
         err = recv(ws)
         assert err["type"] == "error" and err["status"] == status
         with pytest.raises(WebSocketDisconnect) as info:
@@ -115,12 +115,48 @@ def test_socket_unknown_game_or_bad_token(
         assert info.value.code == close
 
 
+@pytest.mark.parametrize(
+    ("first", "status", "code"),
+    [
+        ({"type": "ping"}, 400, "hello_required"),
+        ({"type": "decision", "decision": {"pass": True}, "expected": 0}, 400, "hello_required"),
+        ([1, 2], 400, "hello_required"),
+        ({"type": "hello", "token": 5}, 403, "bad_token"),
+        ({"type": "hello", "token": "x" * 201}, 403, "bad_token"),
+        ({"type": "hello", "seat": 0}, 400, "bad_request"),
+    ],
+)
+def test_socket_first_message_must_be_hello(
+    client: TestClient, first: Any, status: int, code: str
+) -> None:
+    g = create(client)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws") as ws:
+        ws.send_json(first)
+        err = recv(ws)
+        assert err["type"] == "error" and (err["status"], err["code"]) == (status, code)
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+        assert info.value.code == 4000 + status
+    assert client.get(f"/api/games/{g['id']}").json()["decision_number"] == 0
+
+
+def test_socket_without_hello_is_closed_after_the_timeout(make_client: AppFactory) -> None:
+    client = make_client(ws_hello_timeout=0.2)
+    g = create(client)
+    with client.websocket_connect(f"/api/games/{g['id']}/ws") as ws:
+        err = recv(ws)
+        assert err["status"] == 408 and err["code"] == "hello_timeout"
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+        assert info.value.code == 4408
+
+
 def test_reconnect_gets_missed_events_or_a_resync(make_client: AppFactory) -> None:
     client = make_client(resync_limit=4)
     g = create(client)
     gid, tok = g["id"], tokens_of(g)
     play_chosen(client, gid, tok, 3)
-    with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
+    with game_socket(client, gid, query="?since=1") as ws:
         got = [recv(ws), recv(ws)]
         assert [m["type"] for m in got] == ["event", "event"]
         assert [m["event"]["number"] for m in got] == [2, 3]
@@ -128,13 +164,13 @@ def test_reconnect_gets_missed_events_or_a_resync(make_client: AppFactory) -> No
         play_chosen(client, gid, tok, 1)
         assert recv(ws)["event"]["number"] == 4  # then live
     play_chosen(client, gid, tok, 3)
-    with client.websocket_connect(f"/api/games/{gid}/ws?since=1") as ws:
+    with game_socket(client, gid, query="?since=1") as ws:
         first = recv(ws)  # 6 missed > limit 4: full state instead
         assert first["type"] == "sync" and first["event_number"] == 7
-    with client.websocket_connect(f"/api/games/{gid}/ws?since=7") as ws:
+    with game_socket(client, gid, query="?since=7") as ws:
         play_chosen(client, gid, tok, 1)
         assert recv(ws)["event"]["number"] == 8  # nothing missed: straight to live events
-    with client.websocket_connect(f"/api/games/{gid}/ws?since=99") as ws:
+    with game_socket(client, gid, query="?since=99") as ws:
         assert recv(ws)["type"] == "sync"  # ahead of the game: resync
 
 
@@ -144,7 +180,7 @@ def test_event_made_by_another_process_is_filled_in(make_client: AppFactory) -> 
     b = make_client()
     g = create(a)
     gid, tok = g["id"], tokens_of(g)
-    with a.websocket_connect(f"/api/games/{gid}/ws") as ws:
+    with game_socket(a, gid) as ws:
         assert recv(ws)["type"] == "sync"
         play_chosen(b, gid, tok, 1)  # event 1 happens on server B only
         play_chosen(a, gid, tok, 1)  # event 2 on A: A's client gets 1 from the database

@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect
-from webplay import game_attr, ids_from_url, legal, wait_decided, wait_turn_or_end
+from webplay import game_attr, ids_of, legal, wait_decided, wait_turn_or_end
 from webserver import Server
 
 
@@ -16,9 +16,9 @@ def test_suggest_a_move_preselects_a_legal_decision(server: Server, page: Page) 
     page.wait_for_selector("#quick-level option[value='random']", state="attached")
     page.select_option("#quick-level", "random")
     page.click("#quick-play")
-    page.wait_for_url(re.compile(r"\?game=.+&token="))
+    page.wait_for_url(re.compile(r"\?game=.+&seat=\d+$"))
     page.wait_for_selector("#game[data-decision-number]")
-    gid, _ = ids_from_url(page.url)
+    gid, _ = ids_of(page)
     origin = "{0.scheme}://{0.netloc}".format(urlparse(page.url))
     for _ in range(2):
         assert not wait_turn_or_end(page)

@@ -47,7 +47,7 @@ def test_a_turn_by_touch_on_a_phone(server: Server, browser: Browser) -> None:
         page.wait_for_selector("#quick-level option[value='random']", state="attached")
         page.select_option("#quick-level", "random")
         page.tap("#quick-play")
-        page.wait_for_url(re.compile(r"\?game=.+&token="))
+        page.wait_for_url(re.compile(r"\?game=.+&seat=\d+$"))
         assert not wait_turn_or_end(page)
         before = game_attr(page, "decision-number")
         page.locator("#display button:not([disabled])").first.tap()

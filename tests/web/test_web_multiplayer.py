@@ -94,7 +94,7 @@ def test_refusals_are_shown_as_readable_messages(server: Server, page: Page) -> 
     page.select_option("#quick-level", "random")
     page.click("#quick-play")
     page.wait_for_selector("#game[data-decision-number]")
-    bad = page.url.split("token=")[0] + "token=not-a-real-token"
+    bad = page.url + "&token=not-a-real-token"  # an old-style link, the token in the query
     page.goto(bad)
     page.wait_for_selector("#game-error")
     assert page.inner_text("#game-error").startswith("Not allowed:")

@@ -14,7 +14,7 @@ def start_bot_game(page: Page, server: Server) -> None:
     page.wait_for_selector("#quick-level option[value='random']", state="attached")
     page.select_option("#quick-level", "random")
     page.click("#quick-play")
-    page.wait_for_url(re.compile(r"\?game=.+&token="))
+    page.wait_for_url(re.compile(r"\?game=.+&seat=\d+$"))
     page.wait_for_selector("#game[data-decision-number]")
 
 

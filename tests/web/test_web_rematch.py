@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Browser, Page
-from webplay import api_game, game_attr, play_turn, wait_turn_or_end
+from webplay import api_game, game_attr, ids_of, play_turn, wait_turn_or_end
 from webserver import DESKTOP, Server, shot
 
 
@@ -36,7 +36,7 @@ def finished_game(page: Page, url: str) -> tuple[str, dict[int, str], dict[int, 
     created = json.loads(r.text())
     gid: str = created["id"]
     paths = {i["seat"]: i["path"] for i in created["invites"]}
-    tokens = {s: parse_qs(urlparse(p).query)["token"][0] for s, p in paths.items()}
+    tokens = {s: parse_qs(urlparse(p).fragment)["token"][0] for s, p in paths.items()}
     while True:  # both people play their first placement offered
         g = api_game(page, url, gid, None)
         if g["status"] == "over":
@@ -60,9 +60,9 @@ def seated_in(page: Page, server: Server, gid: str) -> dict[str, Any]:
     """Wait until the page shows game ``gid`` with a token, and answer that token's Game."""
     page.wait_for_url(re.compile(r"[?&]game=" + re.escape(gid) + r"(&|$)"))
     page.wait_for_selector("#game[data-decision-number]", state="attached")
-    q = query(page)
-    assert "token" in q, f"the page opened the rematch without a seat: {page.url}"
-    return api_game(page, server.url, gid, q["token"])
+    _, token = ids_of(page)
+    assert token, f"the page opened the rematch without a seat: {page.url}"
+    return api_game(page, server.url, gid, token)
 
 
 def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
@@ -87,7 +87,7 @@ def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
         asha.wait_for_url(re.compile(r"[?&]game=(?!" + re.escape(gid) + r"(&|$))"))
         new = query(asha)["game"]
         a = seated_in(asha, server, new)
-        assert query(asha)["token"] == tokens[0], "Asha's token holds her seat in the rematch"
+        assert ids_of(asha)[1] == tokens[0], "Asha's token holds her seat in the rematch"
         # The same players, rotated by one: Bo holds the bag first this time (G1).
         assert [p["name"] for p in a["players"]] == ["Bo", "Asha"]
         assert a["seat"] == 1 and a["status"] == "playing" and a["to_move"] == 0
@@ -99,7 +99,7 @@ def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
         shot(bo, "rematch-offered", full_page=False)
         bo.click("#play-rematch")
         b = seated_in(bo, server, new)
-        assert query(bo)["token"] == tokens[1], "Bo's token holds his seat in the rematch"
+        assert ids_of(bo)[1] == tokens[1], "Bo's token holds his seat in the rematch"
         assert b["seat"] == 0
 
         # A watcher opening the finished game later is shown a link to watch the rematch.
@@ -163,6 +163,6 @@ def test_issue11_4_a_player_opening_the_finished_game_later_is_offered_the_remat
     assert page.locator("#rematch").count() == 0  # the one rematch is offered, not a second ask
     page.click("#play-rematch")
     b = seated_in(page, server, new)
-    assert query(page)["token"] == tokens[1]
+    assert ids_of(page)[1] == tokens[1]
     assert b["seat"] == 0 and [p["name"] for p in b["players"]] == ["Bo", "Asha"]
     assert not wait_turn_or_end(page)  # Bo holds the bag first and can play

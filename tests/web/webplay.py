@@ -37,14 +37,20 @@ def wait_decided(page: Page, before: str, timeout: float = 30000) -> None:
     )
 
 
-def ids_from_url(url: str) -> tuple[str, str | None]:
-    q = parse_qs(urlparse(url).query)
-    return q["game"][0], q.get("token", [None])[0]
+def ids_of(page: Page) -> tuple[str, str | None]:
+    """The game of the page and its seat's token: the page keeps the token in the tab's
+    sessionStorage, never in the address (docs/security.md)."""
+    q = parse_qs(urlparse(page.url).query)
+    gid, seat = q["game"][0], q.get("seat", [None])[0]
+    if seat is None:
+        return gid, None
+    token = page.evaluate("k => sessionStorage.getItem(k)", f"kerala.token.{gid}.{seat}")
+    return gid, token
 
 
 def legal(page: Page) -> list[dict[str, Any]]:
     """The legal decisions the server gives this page's seat right now."""
-    gid, token = ids_from_url(page.url)
+    gid, token = ids_of(page)
     origin = "{0.scheme}://{0.netloc}".format(urlparse(page.url))
     r = page.request.get(
         f"{origin}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"} if token else {}

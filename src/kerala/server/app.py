@@ -21,6 +21,7 @@ from kerala.bots import BotSpecError, make_bot
 from kerala.server.botrunner import BotRunner
 from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, make_broker
+from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.repository import GameRepository
 from kerala.server.routes import games, live, lobby, rules, tools, ui
@@ -33,8 +34,8 @@ log = logging.getLogger("kerala.server")
 DESCRIPTION = """Play Kerala: The Way of the Elephant against bots and friends.
 
 Create a game, share the invite links (each carries a seat's secret token), play by REST or over
-the game's WebSocket (`/api/games/{id}/ws?token=…&since=N`). See docs/api.md for the WebSocket
-protocol and the error format."""
+the game's WebSocket (`/api/games/{id}/ws?since=N`, the token in the first message, never in
+the URL). See docs/api.md for the WebSocket protocol and the error format."""
 
 
 def available_levels(levels: dict[str, str]) -> dict[str, str]:
@@ -102,12 +103,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await anyio.to_thread.run_sync(repo.close)
             engine.dispose()
 
-    app = FastAPI(
+    # Security headers on every response; the docs page only when asked for (docs/security.md).
+    app = HardenedApp(
         title="Kerala game server",
         version="1",
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    if settings.docs:
+        install_docs(app)
     app.state.settings = settings
     app.state.service = service
     app.state.hub = hub

@@ -129,8 +129,9 @@ def register(app: typer.Typer) -> None:
         url = f"http://{shown}:{real_port}/"
         extra = f", {n} processes" if n > 1 else ""
         extra += ", Redis" if settings.redis else ""
-        # No access log: invite links carry seat tokens in their query strings. No per-message
-        # compression: on a small machine the CPU it costs matters more than the bytes it saves.
+        # No access log: old invite links carry seat tokens in their query strings. No server
+        # banner (docs/security.md). No per-message compression: on a small machine the CPU it
+        # costs matters more than the bytes it saves.
         if n == 1:
             from kerala.server.app import create_app
 
@@ -138,6 +139,7 @@ def register(app: typer.Typer) -> None:
                 create_app(settings.model_copy(update={"migrate": False})),
                 log_level="warning",
                 access_log=False,
+                server_header=False,
                 ws_per_message_deflate=False,
                 timeout_graceful_shutdown=settings.shutdown_grace,
                 forwarded_allow_ips=settings.forwarded_allow_ips,
@@ -155,6 +157,7 @@ def register(app: typer.Typer) -> None:
                 workers=n,
                 log_level="warning",
                 access_log=False,
+                server_header=False,
                 ws_per_message_deflate=False,
                 timeout_graceful_shutdown=settings.shutdown_grace,
                 forwarded_allow_ips=settings.forwarded_allow_ips,

@@ -143,7 +143,8 @@ class Game(BaseModel):
 
 class Link(BaseModel):
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class Invite(BaseModel):
@@ -152,7 +153,8 @@ class Invite(BaseModel):
     color: str
     token: str
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class GameCreated(BaseModel):
@@ -175,7 +177,8 @@ class Rematch(BaseModel):
     id: str
     seat: int
     path: str
-    url: str
+    #: ``path`` under the configured public address; ``null`` when none is configured.
+    url: str | None
 
 
 class GameSummary(BaseModel):

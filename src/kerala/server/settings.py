@@ -69,8 +69,14 @@ class Settings(BaseSettings):
     shutdown_grace: Annotated[int, Field(ge=0, le=600)] = 3
     #: Addresses whose ``X-Forwarded-For`` names the client (a proxy in front; ``*``: any).
     forwarded_allow_ips: Annotated[str, Field(min_length=1, max_length=1000)] = "127.0.0.1,::1"
-    #: Absolute base of the links handed out (e.g. behind a proxy); default: the request's.
+    #: Absolute base of the invite and watch links handed out (``https://kerala.example``);
+    #: without it the links are paths only and the browser prefixes its own address (the
+    #: request's Host header is never trusted for them, docs/security.md).
     public_url: str | None = None
+    #: Serve the API docs page ``/docs`` (Swagger UI), from packaged files (never a CDN).
+    docs: bool = False
+    #: Seconds a new WebSocket has to send its first message (``hello``) before it is closed.
+    ws_hello_timeout: Annotated[float, Field(gt=0, le=600)] = 10.0
     #: Tune the garbage collector once started (freeze what startup loaded; see docs/server.md).
     tune_gc: bool = True
     #: Run ``alembic upgrade head`` when the server starts.

@@ -6,13 +6,13 @@ import asyncio
 import datetime as dt
 import json
 from typing import Annotated, Any, Literal
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import plain_record, write_record
 from kerala.server.fanout import Broker
+from kerala.server.links import seat_link, watch_link
 from kerala.server.reads import GameReads, decode_cursor
 from kerala.server.repository import GameQuery, GameRepository
 from kerala.server.routes.clients import client_address, until_gone
@@ -65,10 +65,6 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _game(snap: Snapshot, seat: int | None) -> Response:
     return Response(snap.game_json(seat), media_type="application/json")
-
-
-def _base_url(request: Request, public_url: str | None) -> str:
-    return (public_url or str(request.base_url)).rstrip("/")
 
 
 @router.get("/health", response_model=Health)
@@ -130,29 +126,22 @@ async def create_game(
     )
     snap = created.snapshot
     game_id = snap.base["id"]
-    base = _base_url(request, settings.public_url)
-    watch = "/?" + urlencode({"game": game_id})
-    invites = []
-    for s in created.seats:
-        if s.seat in created.tokens:
-            path = "/?" + urlencode(
-                {"game": game_id, "seat": s.seat, "token": created.tokens[s.seat]}
-            )
-            invites.append(
-                {
-                    "seat": s.seat,
-                    "name": s.name,
-                    "color": s.color,
-                    "token": created.tokens[s.seat],
-                    "path": path,
-                    "url": base + path,
-                }
-            )
+    invites = [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "color": s.color,
+            "token": created.tokens[s.seat],
+            **seat_link(settings.public_url, game_id, s.seat, created.tokens[s.seat]),
+        }
+        for s in created.seats
+        if s.seat in created.tokens
+    ]
     bots.after(snap)
     return _json(
         {
             "id": game_id,
-            "watch": {"path": watch, "url": base + watch},
+            "watch": watch_link(settings.public_url, game_id),
             "invites": invites,
             "game": snap.for_seat(None),
             "creator_token": created.creator_token,

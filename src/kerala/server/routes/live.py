@@ -1,7 +1,9 @@
 """The WebSocket of a game: live events for seats and watchers, and submissions.
 
-Protocol (docs/api.md): the server sends ``sync`` (full state) or the missed ``event``s first,
-then every new event with the game after it; a client may send ``decision`` and ``ping``.
+Protocol (docs/api.md): the client's first message is ``hello`` (with the seat's token, if
+any: a token never goes in the socket's URL, docs/security.md); the server then sends ``sync``
+(full state) or the missed ``event``s, then every new event with the game after it; a client
+may send ``decision`` and ``ping``.
 """
 
 from __future__ import annotations
@@ -158,6 +160,48 @@ class _Session:
         self.announcer.announce(event, snap)
 
 
+async def _hello(ws: WebSocket, timeout: float) -> str | None:
+    """The token of the client's first message, ``{"type": "hello", "token": "…"}`` (no token,
+    or ``null``: a watcher). :class:`ApiError` for anything else, or nothing in ``timeout`` s;
+    :class:`WebSocketDisconnect` if the client leaves first."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), timeout)
+    except TimeoutError:
+        raise ApiError(
+            408, "hello_timeout", f"send the first message ('hello') within {timeout:g} s"
+        ) from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        try:
+            text = (message.get("bytes") or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(400, "malformed_json", "a message must be UTF-8 JSON text") from None
+    if len(text) > _MAX_MESSAGE:
+        raise ApiError(413, "too_large", f"a message is at most {_MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        detail = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+        raise ApiError(400, "malformed_json", f"malformed JSON message: {detail}") from None
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        raise ApiError(
+            400,
+            "hello_required",
+            'the first message is {"type": "hello", "token": <the seat\'s token, or null>}',
+        )
+    extra = sorted(set(msg) - {"type", "token"})
+    if extra:
+        raise ApiError(400, "bad_request", f"unexpected field(s) {', '.join(extra)} in 'hello'")
+    token = msg.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ApiError(403, "bad_token", "'token' is the seat's token, a string (or null)")
+    if token is not None and len(token) > 200:
+        raise ApiError(403, "bad_token", "a seat token is at most 200 characters")
+    return token
+
+
 def _since(text: str | None) -> int | None:
     """The ``since`` query: the last event number the client saw, a whole number >= 0."""
     if text is None:
@@ -175,11 +219,12 @@ def _since(text: str | None) -> int | None:
 async def game_socket(
     ws: WebSocket,
     game_id: str,
-    token: Annotated[str | None, Query()] = None,
+    token_in_url: Annotated[str | None, Query(alias="token")] = None,
     since_text: Annotated[str | None, Query(alias="since")] = None,
 ) -> None:
-    """The query is checked here, after the socket is accepted, so that a refusal is a JSON
-    ``error`` message (then a close with code 4000 + status), not a bare HTTP 403."""
+    """The query and the first message (``hello``) are checked here, after the socket is
+    accepted, so that a refusal is a JSON ``error`` message (then a close with code 4000 +
+    status), not a bare HTTP 403."""
     app = ws.app
     service: GameService = app.state.service
     hub: Hub = app.state.hub
@@ -189,10 +234,19 @@ async def game_socket(
         if not re.fullmatch(GAME_ID_PATTERN, game_id):
             raise GameNotFound(game_id)
         since = _since(since_text)
-        if token is not None and len(token) > 200:
-            raise ApiError(403, "bad_token", "a seat token is at most 200 characters")
+        if token_in_url is not None:
+            # Refused, not read: an address ends up in logs and histories (docs/security.md).
+            raise ApiError(
+                400,
+                "token_in_url",
+                "a seat token never goes in the URL: send it in the first message, "
+                '{"type": "hello", "token": "..."}',
+            )
+        token = await _hello(ws, app.state.settings.ws_hello_timeout)
         # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
         _, seat = await run_in_threadpool(service.get, game_id, token)
+    except WebSocketDisconnect:
+        return
     except (ApiError, GameError) as e:
         err = refusal(e) if isinstance(e, GameError) else e
         await ws.send_text(_error(err))

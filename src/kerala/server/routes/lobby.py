@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from kerala.server.links import seat_link
 from kerala.server.lobby import Lobby
 from kerala.server.routes.deps import (
     AnnouncerDep,
@@ -35,12 +35,6 @@ def _json(data: Any) -> Response:
     return Response(dumpb(data), media_type="application/json")
 
 
-def _link(request: Request, public_url: str | None, query: dict[str, Any]) -> dict[str, str]:
-    base = (public_url or str(request.base_url)).rstrip("/")
-    path = "/?" + urlencode(query)
-    return {"path": path, "url": base + path}
-
-
 @router.post("/{game_id}/seats/{seat}/join", response_model=Joined, responses=SEAT_ERRORS)
 async def join(
     game_id: GameIdDep,
@@ -55,7 +49,7 @@ async def join(
     snap, event, token = await run_in_threadpool(lobby.join, game_id, seat, body.name)
     announcer.announce(event, snap)
     player = snap.base["players"][seat]
-    link = _link(request, settings.public_url, {"game": game_id, "seat": seat, "token": token})
+    link = seat_link(settings.public_url, game_id, seat, token)
     return _json(
         {
             "seat": seat,
@@ -114,5 +108,5 @@ async def rematch(
         announcer.announce(event, snap)
         new_snap, _ = await run_in_threadpool(service.get, new_id, None)
         bots.after(new_snap)  # a bot may hold the bag first
-    link = _link(request, settings.public_url, {"game": new_id, "seat": seat, "token": token})
+    link = seat_link(settings.public_url, new_id, seat, token)
     return _json({"id": new_id, "seat": seat, **link})

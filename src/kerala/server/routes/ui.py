@@ -13,8 +13,8 @@ router = APIRouter(include_in_schema=False)
 STATIC_DIR = Path(str(resources.files("kerala.server").joinpath("static")))
 
 _MISSING = """<!doctype html><meta charset="utf-8"><title>Kerala</title>
-<h1>Kerala server</h1><p>The browser UI is not installed. The API is at
-<a href="/docs">/docs</a>.</p>"""
+<h1>Kerala server</h1><p>The browser UI is not installed. The API is described at
+<a href="/openapi.json">/openapi.json</a>.</p>"""
 
 
 def _index() -> Response:

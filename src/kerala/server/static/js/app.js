@@ -1,5 +1,5 @@
 // Entry point: loads the words and the rules, then picks the page from the address.
-//   /?game=ID[&seat=S&token=T]   the game page (a seat with its invite token, else watching)
+//   /?game=ID[&seat=S#token=T]   the game page (a seat with its invite token, else watching)
 //   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
@@ -42,9 +42,55 @@ function gameIdFromPath() {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
+// Seat tokens stay out of addresses (docs/security.md): an invite link carries its seat's token
+// in the fragment (`#token=T`, never sent to a server; old links: `?token=T`). The page moves it
+// at once into this tab's sessionStorage, keyed by game and seat, and out of the address bar and
+// the history, so no later request, Referer, bookmark or shared screen carries it. A reload in
+// the same tab keeps the seat; another tab needs the invite link again.
+const memoryTokens = new Map(); // where sessionStorage is refused (some privacy modes)
+
+function tokenKey(game, seat) {
+  return `kerala.token.${game}.${seat}`;
+}
+
+function keepToken(game, seat, token) {
+  try {
+    sessionStorage.setItem(tokenKey(game, seat), token);
+  } catch {
+    memoryTokens.set(tokenKey(game, seat), token);
+  }
+}
+
+function seatToken(game, seat) {
+  try {
+    const token = sessionStorage.getItem(tokenKey(game, seat));
+    if (token) return token;
+  } catch {
+    /* storage refused: the memory copy below */
+  }
+  return memoryTokens.get(tokenKey(game, seat)) || null;
+}
+
+/** Move an invite link's token from the address into the tab's storage; true if there was one. */
+function adoptToken() {
+  const params = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const token = fragment.get("token") || params.get("token");
+  if (!token) return false;
+  const game = gameIdFromPath();
+  if (game && params.has("seat")) keepToken(game, params.get("seat"), token);
+  params.delete("token");
+  const query = params.toString();
+  const hash = fragment.has("token") ? "" : location.hash;
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${hash}`);
+  return true;
+}
+
 let routed = null;
 
 async function route() {
+  // An invite link opened from this very page changes only the fragment: draw the seat anew.
+  if (adoptToken()) routed = null;
   // hashchange and popstate both fire for one navigation: route once per address.
   if (routed === location.href) return;
   routed = location.href;
@@ -64,7 +110,7 @@ async function route() {
     const { mountGame } = await import("./game.js");
     cleanup = mountGame(main, {
       id: gameId,
-      token: params.get("token"),
+      token: params.has("seat") ? seatToken(gameId, params.get("seat")) : null,
       seat: params.has("seat") ? Number(params.get("seat")) : null,
     });
   } else if (page === "calc") {
@@ -100,6 +146,7 @@ document.addEventListener("click", (ev) => {
 });
 
 async function start() {
+  adoptToken(); // first of all, before anything can be loaded with the token in the address
   const [, r] = await Promise.all([loadLang(), loadRules()]);
   useRules(r);
   applyMarkup();

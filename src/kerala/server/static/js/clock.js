@@ -28,21 +28,14 @@ export function secondsLeft(clock, seat, nowMs) {
   return Math.max(0, t);
 }
 
-const STYLE = `
-.clock[hidden] { display: none; }
-.clock { display: flex; flex-wrap: wrap; gap: .4rem 1rem; justify-content: center; padding: .25rem .5rem; font-variant-numeric: tabular-nums; }
-.clock-seat { padding: .1rem .5rem; border-radius: .4rem; border: 1px solid transparent; }
-.clock-seat.running { border-color: currentColor; font-weight: 600; }
-.clock-seat.low .clock-time { color: #b00020; }
-.clock-seat.bot { opacity: .75; }
-`;
-
 export function mountClock(root, { id, token, onGame }) {
+  // A stylesheet file, not a <style> element: the Content-Security-Policy refuses inline styles.
   if (!document.getElementById("clock-style")) {
-    const style = document.createElement("style");
-    style.id = "clock-style";
-    style.textContent = STYLE;
-    document.head.append(style);
+    const link = document.createElement("link");
+    link.id = "clock-style";
+    link.rel = "stylesheet";
+    link.href = "/static/css/clock.css";
+    document.head.append(link);
   }
   const box = document.createElement("div");
   box.id = "clock";

@@ -12,7 +12,9 @@ export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    el.setAttribute(k, String(v));
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes (docs/security.md).
+    if (k === "style") el.style.cssText = String(v);
+    else el.setAttribute(k, String(v));
   }
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === false) continue;

@@ -9,6 +9,8 @@ export function h(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes (docs/security.md).
+    else if (k === "style") el.style.cssText = String(v);
     else if (k in el && typeof v !== "string") el[k] = v;
     else el.setAttribute(k, v === true ? "" : String(v));
   }

@@ -33,12 +33,13 @@ export function connection(st, { id, token, accept, onEvent, onScores, banner, h
     if (st.closed) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const q = new URLSearchParams();
-    if (token) q.set("token", token);
     if (st.game) q.set("since", String(st.game.event_number));
     const sock = new WebSocket(`${proto}://${location.host}${path}/ws?${q}`);
     ws = sock;
     let ping = null;
     sock.onopen = () => {
+      // The seat's token goes in the first message, never in the URL (docs/api.md).
+      sock.send(JSON.stringify({ type: "hello", token: token || null }));
       tries = 0;
       ping = setInterval(() => sock.readyState === 1 && sock.send(JSON.stringify({ type: "ping" })), 20000);
       if (st.lost) {
