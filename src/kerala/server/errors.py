@@ -11,8 +11,10 @@ are built from the request and from public facts only.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -20,6 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kerala.server import domain
+
+log = logging.getLogger("kerala.server")
 
 
 class ApiError(Exception):
@@ -48,6 +52,43 @@ STATUS: dict[type[domain.GameError], int] = {
     domain.IllegalDecision: 422,
     domain.InvalidRequest: 422,
 }
+
+
+#: Seconds a client is told to wait (``Retry-After``) when the database does not answer.
+RETRY_AFTER = 2
+
+
+def database_fault(e: BaseException) -> bool:
+    """Whether ``e`` is the database failing (away, restarting, full, too slow, locked): a
+    passing fault, not a bug. Constraint and SQL errors are bugs and stay 500s."""
+    if isinstance(e, sa.exc.IntegrityError | sa.exc.ProgrammingError):
+        return False
+    return isinstance(
+        e,
+        sa.exc.OperationalError
+        | sa.exc.InterfaceError
+        | sa.exc.DatabaseError
+        | sa.exc.TimeoutError
+        | sa.exc.DisconnectionError,
+    )
+
+
+def unavailable(e: BaseException) -> ApiError:
+    """The refusal of a database fault: 503, nothing was stored, try again shortly."""
+    orig = getattr(e, "orig", None) or e
+    log.warning("database fault: %s: %s", type(orig).__name__, _first_line(orig))
+    return ApiError(
+        503,
+        "database_unavailable",
+        f"the database does not answer now ({type(orig).__name__}); nothing was stored, "
+        f"try again in {RETRY_AFTER} s",
+        retry_after=RETRY_AFTER,
+    )
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+    return lines[0] if lines else ""
 
 
 def refusal(e: domain.GameError) -> ApiError:
@@ -116,7 +157,16 @@ def install_handlers(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def database_error(_: Request, exc: Exception) -> JSONResponse:
+        if not database_fault(exc):
+            raise exc
+        e = unavailable(exc)
+        return JSONResponse(
+            e.to_json(), status_code=e.status, headers={"Retry-After": str(RETRY_AFTER)}
+        )
+
     app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(sa.exc.SQLAlchemyError, database_error)
     app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
