@@ -157,10 +157,14 @@ def play_through(server: Server, restart: PrivatePostgres | None, games: int = 2
                 assert ready.json()["database"].startswith("writes failing"), ready.text
                 resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (hard, hard))
             moved = {gid: max(p.last for p in ps) for gid, ps in players.items()}
-            await until(
+            took = await until(
                 lambda: all(min(p.last for p in ps) > moved[g] + 3 for g, ps in players.items()),
                 30,
                 "every game moves on after the fault",
+            )
+            print(
+                f"{refused()} WebSocket and {prober.unavailable} HTTP 503s; every game moved"
+                f" 4 events on {took:.2f} s after the fault"
             )
         finally:
             prober.stop = True
