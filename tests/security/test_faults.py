@@ -9,8 +9,10 @@ import resource
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from faultlib import (
     Player,
     PrivatePostgres,
@@ -20,6 +22,7 @@ from faultlib import (
     new_game,
     until,
 )
+from serverlib import AppFactory, create
 from serverproc import Server
 
 pytestmark = pytest.mark.timeout(180)
@@ -236,3 +239,30 @@ def test_two_servers_started_together_on_an_empty_postgresql_both_come_up(
     finally:
         for s in servers:
             s.stop()
+
+
+def test_a_locked_postgresql_table_gives_a_json_503_within_the_lock_timeout(
+    make_client: AppFactory, pg_url: str
+) -> None:
+    """A wait on the database is bounded: a request that meets a lock held elsewhere (a
+    migration, an operator's transaction, a frozen session) is refused after
+    ``KERALA_DB_LOCK_TIMEOUT`` seconds with a JSON 503, instead of waiting for good."""
+    client = make_client(db=pg_url, db_lock_timeout=0.5)
+    gid = create(client)["id"]
+    answers: list[Any] = []  # TestClient responses
+    admin = sa.create_engine(pg_url)
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text("LOCK TABLE games IN ACCESS EXCLUSIVE MODE"))
+            asker = threading.Thread(target=lambda: answers.append(client.get(f"/api/games/{gid}")))
+            asker.start()
+            asker.join(10)
+            waited_for_good = asker.is_alive()
+            conn.rollback()
+        asker.join(10)
+    finally:
+        admin.dispose()
+    assert not waited_for_good, "the request still waited on the lock after 10 s"
+    r = answers[0]
+    assert r.status_code == 503 and r.headers["Retry-After"] == "2", r.text
+    assert r.json()["code"] == "database_unavailable" and "try again" in r.json()["detail"]

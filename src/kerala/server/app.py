@@ -89,16 +89,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     bots = BotRunner(service, announcer, broker, settings)
     announcer.bots_hear(bots.after)
     announcer.cache_hears(service.heard)
-    gaps: GapFiller | None = None
+
+    def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
+        snap, _ = service.get(game_id, None)
+        n = snap.event_number
+        events = repo.events(game_id, n - 1, n) if n else []
+        return (events[-1], snap) if events else None
+
+    # With Redis, for the messages it lost; in any case, for an event committed although its
+    # commit reported a lost connection (never announced, found in the database).
+    gaps = GapFiller(hub, announcer, repo.event_counts, latest, settings.gap_check)
     if isinstance(broker, RedisBroker):
-
-        def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
-            snap, _ = service.get(game_id, None)
-            n = snap.event_number
-            events = repo.events(game_id, n - 1, n) if n else []
-            return (events[-1], snap) if events else None
-
-        gaps = GapFiller(hub, announcer, repo.event_counts, latest, settings.gap_check)
         broker.on_resubscribe = gaps.wake
 
     @asynccontextmanager
@@ -110,16 +111,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(repo.start)
         await broker.start(announcer.from_others)
         bots.start()  # and resumes the bot turns a stopped server left waiting
-        if gaps is not None:
-            gaps.start()
+        gaps.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
             hub.close_all()
-            if gaps is not None:
-                await gaps.close()
+            await gaps.close()
             await bots.close()
             await broker.close()
             await anyio.to_thread.run_sync(repo.close)

@@ -74,14 +74,15 @@ def database_fault(e: BaseException) -> bool:
 
 
 def unavailable(e: BaseException) -> ApiError:
-    """The refusal of a database fault: 503, nothing was stored, try again shortly."""
+    """The refusal of a database fault: 503, try again shortly. A write refused so was not
+    stored, but for a connection lost while it committed: sent again, that one is refused as
+    stale (its conditional write), and its event reaches the sockets (the gap check)."""
     orig = getattr(e, "orig", None) or e
     log.warning("database fault: %s: %s", type(orig).__name__, _first_line(orig))
     return ApiError(
         503,
         "database_unavailable",
-        f"the database does not answer now ({type(orig).__name__}); nothing was stored, "
-        f"try again in {RETRY_AFTER} s",
+        f"the database does not answer now ({type(orig).__name__}); try again in {RETRY_AFTER} s",
         retry_after=RETRY_AFTER,
     )
 

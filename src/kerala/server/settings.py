@@ -42,8 +42,8 @@ class Settings(BaseSettings):
     db_lock_timeout: Annotated[float, Field(ge=0, le=3600)] = 5.0
     #: Seconds a request waits for a free database connection of the pool.
     db_pool_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
-    #: Seconds between looks, with Redis, for events a process's sockets missed (a message lost
-    #: while Redis was away): each watched game's event count is compared with the database's.
+    #: Seconds between looks for events a process's sockets missed (a Redis message lost, a
+    #: commit whose answer was lost): each watched game's event count against the database's.
     gap_check: Annotated[float, Field(gt=0, le=600)] = 3.0
     #: Seconds a human seat may stay silent on its turn before the others may hand it to a bot.
     seat_timeout: Annotated[float, Field(ge=0)] = 300.0

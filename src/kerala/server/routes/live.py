@@ -34,7 +34,7 @@ def _fault(e: Exception) -> ApiError:
     if database_fault(e):
         return unavailable(e)
     log.exception("a WebSocket message failed")
-    return ApiError(500, "internal_error", "the server failed on this message; nothing was stored")
+    return ApiError(500, "internal_error", "the server failed on this message")
 
 
 def _error(e: ApiError | GameError) -> str:
