@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     #: Seconds one database statement may run (PostgreSQL ``statement_timeout``; 0: no bound).
     db_statement_timeout: Annotated[float, Field(ge=0, le=3600)] = 10.0
     #: Seconds a write waits for a lock (PostgreSQL ``lock_timeout``, SQLite's busy timeout).
-    db_lock_timeout: Annotated[float, Field(ge=0, le=3600)] = 5.0
+    db_lock_timeout: Annotated[float, Field(gt=0, le=3600)] = 5.0
     #: Seconds a request waits for a free database connection of the pool.
     db_pool_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
     #: Seconds between looks for events a process's sockets missed (a Redis message lost, a

@@ -180,15 +180,17 @@ def make_engine(
     sqlite_synchronous: str = "full",
     *,
     statement_timeout: float = 0,
-    lock_timeout: float = 10,
+    lock_timeout: float | None = None,
     pool_timeout: float = 30,
 ) -> Engine:
     """An engine for ``url``; SQLite files get WAL, the given sync level and a busy timeout.
 
-    Every wait is bounded (seconds; 0: no bound): ``lock_timeout`` is SQLite's busy timeout and
-    PostgreSQL's ``lock_timeout``, ``statement_timeout`` PostgreSQL's, ``pool_timeout`` the wait
-    for a free connection of the pool. PostgreSQL connections are checked before each use
-    (``pool_pre_ping``), so that a database restart costs no request a dead connection."""
+    The server bounds every wait (seconds; 0: no bound): ``lock_timeout`` is SQLite's busy
+    timeout and PostgreSQL's ``lock_timeout`` (``None``: 10 s on SQLite, none on PostgreSQL, as
+    the migrations want: a replica waits for another's), ``statement_timeout`` PostgreSQL's,
+    ``pool_timeout`` the wait for a free connection of the pool. PostgreSQL connections are
+    checked before each use (``pool_pre_ping``): a database restart costs no request a dead
+    connection."""
     u = sa.make_url(normalize_url(url))
     if u.get_backend_name() == "sqlite":
         if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
@@ -197,13 +199,13 @@ def make_engine(
         pool: dict[str, Any] = {}
         if u.database and u.database != ":memory:":
             pool = {"pool_size": 32, "max_overflow": 96, "pool_timeout": pool_timeout}
+        busy_ms = int((10 if lock_timeout is None else lock_timeout) * 1000)
         engine = sa.create_engine(
-            u, connect_args={"check_same_thread": False, "timeout": lock_timeout}, **pool
+            u, connect_args={"check_same_thread": False, "timeout": busy_ms / 1000}, **pool
         )
-        busy_ms = int(lock_timeout * 1000)
         event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous.upper(), busy_ms))
         return engine
-    waits = (("statement_timeout", statement_timeout), ("lock_timeout", lock_timeout))
+    waits = (("statement_timeout", statement_timeout), ("lock_timeout", lock_timeout or 0))
     options = " ".join(f"-c {name}={int(seconds * 1000)}" for name, seconds in waits)
     return sa.create_engine(
         u,
