@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from kerala.bots import BotSpecError, make_bot
 from kerala.server.botrunner import BotRunner
+from kerala.server.domain import GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.hub import Hub
@@ -91,7 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     announcer.cache_hears(service.heard)
 
     def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
-        snap, _ = service.get(game_id, None)
+        try:
+            snap, _ = service.get(game_id, None)
+        except GameNotFound:
+            return None
         n = snap.event_number
         events = repo.events(game_id, n - 1, n) if n else []
         return (events[-1], snap) if events else None

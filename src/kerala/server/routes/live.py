@@ -237,7 +237,7 @@ async def game_socket(
             error = None if t.cancelled() else t.exception()
             if error is not None and not isinstance(error, WebSocketDisconnect | OSError):
                 raise error
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, OSError):  # the client went away
         pass
     except Exception as e:  # e.g. the database away while catching up: never a silent drop
         await _close_on_fault(ws, e)
