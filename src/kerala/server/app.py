@@ -12,6 +12,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import anyio.to_thread
 from fastapi import FastAPI
@@ -19,8 +20,9 @@ from fastapi.staticfiles import StaticFiles
 
 from kerala.bots import BotSpecError, make_bot
 from kerala.server.botrunner import BotRunner
+from kerala.server.domain import GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
-from kerala.server.fanout import Announcer, make_broker
+from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.repository import GameRepository
@@ -28,6 +30,7 @@ from kerala.server.routes import games, live, lobby, rules, tools, ui
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.store import make_engine, migrate
+from kerala.server.wire import Snapshot
 
 log = logging.getLogger("kerala.server")
 
@@ -73,7 +76,13 @@ GC_THRESHOLD0 = 10_000
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
     settings = settings if settings is not None else Settings()
-    engine = make_engine(settings.db, settings.sqlite_synchronous)
+    engine = make_engine(
+        settings.db,
+        settings.sqlite_synchronous,
+        statement_timeout=settings.db_statement_timeout,
+        lock_timeout=settings.db_lock_timeout,
+        pool_timeout=settings.db_pool_timeout,
+    )
     repo = GameRepository(engine)
     service = GameService(repo, settings, available_levels(settings.bot_levels))
     hub = Hub()
@@ -82,6 +91,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     bots = BotRunner(service, announcer, broker, settings)
     announcer.bots_hear(bots.after)
     announcer.cache_hears(service.heard)
+
+    def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
+        try:
+            snap, _ = service.get(game_id, None)
+        except GameNotFound:
+            return None
+        n = snap.event_number
+        events = repo.events(game_id, n - 1, n) if n else []
+        return (events[-1], snap) if events else None
+
+    # With Redis, for the messages it lost; in any case, for an event committed although its
+    # commit reported a lost connection (never announced, found in the database).
+    gaps = GapFiller(hub, announcer, repo.event_counts, latest, settings.gap_check)
+    if isinstance(broker, RedisBroker):
+        broker.on_resubscribe = gaps.wake
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -92,12 +116,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(repo.start)
         await broker.start(announcer.from_others)
         bots.start()  # and resumes the bot turns a stopped server left waiting
+        gaps.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
             hub.close_all()
+            await gaps.close()
             await bots.close()
             await broker.close()
             await anyio.to_thread.run_sync(repo.close)

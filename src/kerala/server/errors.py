@@ -11,8 +11,10 @@ are built from the request and from public facts only.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -21,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kerala.server import domain
 from kerala.server.advice import Closed, TooBusy
+
+log = logging.getLogger("kerala.server")
 
 
 class ApiError(Exception):
@@ -60,6 +64,44 @@ STATUS: dict[type[domain.GameError], int] = {
     domain.IllegalDecision: 422,
     domain.InvalidRequest: 422,
 }
+
+
+#: Seconds a client is told to wait (``Retry-After``) when the database does not answer.
+RETRY_AFTER = 2
+
+
+def database_fault(e: BaseException) -> bool:
+    """Whether ``e`` is the database failing (away, restarting, full, too slow, locked): a
+    passing fault, not a bug. Constraint and SQL errors are bugs and stay 500s."""
+    if isinstance(e, sa.exc.IntegrityError | sa.exc.ProgrammingError):
+        return False
+    return isinstance(
+        e,
+        sa.exc.OperationalError
+        | sa.exc.InterfaceError
+        | sa.exc.DatabaseError
+        | sa.exc.TimeoutError
+        | sa.exc.DisconnectionError,
+    )
+
+
+def unavailable(e: BaseException) -> ApiError:
+    """The refusal of a database fault: 503, try again shortly. A write refused so was not
+    stored, but for a connection lost while it committed: sent again, that one is refused as
+    stale (its conditional write), and its event reaches the sockets (the gap check)."""
+    orig = getattr(e, "orig", None) or e
+    log.warning("database fault: %s: %s", type(orig).__name__, _first_line(orig))
+    return ApiError(
+        503,
+        "database_unavailable",
+        f"the database does not answer now ({type(orig).__name__}); try again in {RETRY_AFTER} s",
+        retry_after=RETRY_AFTER,
+    )
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+    return lines[0] if lines else ""
 
 
 def refusal(e: domain.GameError) -> ApiError:
@@ -150,7 +192,17 @@ def install_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(TooBusy, too_busy_error)
     app.add_exception_handler(Closed, closed_error)
+
+    async def database_error(_: Request, exc: Exception) -> JSONResponse:
+        if not database_fault(exc):
+            raise exc
+        e = unavailable(exc)
+        return JSONResponse(
+            e.to_json(), status_code=e.status, headers={"Retry-After": str(RETRY_AFTER)}
+        )
+
     app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(sa.exc.SQLAlchemyError, database_error)
     app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)

@@ -14,9 +14,12 @@ hears of every bot turn, whoever made it due.
   and when that process dies its lease runs out and another takes the turn over (each process
   looks for bot turns left waiting every few seconds, :class:`kerala.server.botrunner.BotRunner`).
 
-Pub/sub delivers at most once. A message lost (Redis restarting) costs nothing lasting: a socket
-fills any gap in event numbers from the database with the next event it gets, a reconnecting
-client asks for what it missed, and waiting bot turns are found by the periodic sweep. Should
+Pub/sub delivers at most once. A message lost (Redis away or restarting) costs a delay, never an
+event: :class:`GapFiller` compares the event count of every game this process has sockets for
+with the database's, at once when the subscription comes back and every few seconds besides,
+and hands the newest event of a game that moved on to its sockets, which fill the gap from the
+database; a reconnecting client asks for what it missed, and waiting bot turns are found by the
+periodic sweep. Should
 Redis not answer, a process takes the bot lease as its own: the conditional write of every
 decision (``WHERE event_count = seen``) keeps two runners from both playing the same turn.
 """
@@ -129,6 +132,9 @@ class RedisBroker:
         self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._on_event: OnEvent | None = None
+        #: Called (on the event loop) each time the subscription is back after it was lost:
+        #: whatever was published meanwhile is lost to this process.
+        self.on_resubscribe: Callable[[], None] | None = None
 
     def _lease_key(self, game_id: str) -> str:
         return f"{self.prefix}:bot:{game_id}"
@@ -175,6 +181,10 @@ class RedisBroker:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
+                if subscribed.is_set():
+                    log.warning("Redis subscription back; looking for events missed meanwhile")
+                    if self.on_resubscribe is not None:
+                        self.on_resubscribe()
                 subscribed.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
@@ -263,3 +273,73 @@ class Announcer:
         self.hub.publish(snapshot.game_id, event, snapshot)
         if self._bots is not None:
             self._bots(snapshot)
+
+
+class GapFiller:
+    """Events this process's sockets missed (a Redis message lost) reach them within seconds.
+
+    Every ``interval`` seconds, and at once when :meth:`wake` is called (the Redis subscription
+    came back), the event count of each game with sockets here is read from the database (one
+    query for all of them); for a game that moved on past what its sockets were handed, the
+    newest event is handed to them (and to the bot runner), and each socket fills the gap before
+    it from the database as it does for any gap (:class:`kerala.server.hub.Hub`).
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        announcer: Announcer,
+        counts: Callable[[list[str]], dict[str, int]],
+        latest: Callable[[str], tuple[dict[str, Any], Snapshot] | None],
+        interval: float,
+    ) -> None:
+        self.hub = hub
+        self.announcer = announcer
+        self.counts = counts
+        self.latest = latest
+        self.interval = interval
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="kerala-gap-filler")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        """Look now (call on the event loop)."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.interval)
+            self._wake.clear()
+            try:
+                await self.fill()
+            except Exception as e:  # the database away too: the next look tries again
+                log.warning("could not look for missed events (%s)", type(e).__name__)
+
+    async def fill(self) -> int:
+        """Hand each watched game that moved on its newest event; how many games did."""
+        watched = self.hub.watched()
+        if not watched:
+            return 0
+        counts = await asyncio.to_thread(self.counts, watched)
+        filled = 0
+        for game_id, count in counts.items():
+            if count <= self.hub.known(game_id):
+                continue
+            got = await asyncio.to_thread(self.latest, game_id)
+            if got is None or got[1].event_number <= self.hub.known(game_id):
+                continue  # heard meanwhile
+            self.announcer.deliver(*got)
+            filled += 1
+        if filled:
+            log.warning("%d game(s) had missed events; handed to their sockets", filled)
+        return filled

@@ -56,6 +56,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._games: dict[str, set[Connection]] = {}
+        #: The highest event number handed to each watched game's sockets (or sent to them as
+        #: they connected): what the gap check compares with the database.
+        self._known: dict[str, int] = {}
 
     def subscribe(self, game_id: str, seat: int | None) -> Connection:
         conn = Connection(game_id, seat)
@@ -68,11 +71,26 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self._games[conn.game_id]
+                self._known.pop(conn.game_id, None)
+
+    def note(self, game_id: str, number: int) -> None:
+        """A socket of the game was sent everything up to event ``number``."""
+        if game_id in self._games:
+            self._known[game_id] = max(self._known.get(game_id, 0), number)
+
+    def known(self, game_id: str) -> int:
+        """The highest event number this process's sockets of the game were handed."""
+        return self._known.get(game_id, 0)
+
+    def watched(self) -> list[str]:
+        """The games this process has sockets for."""
+        return list(self._games)
 
     def publish(self, game_id: str, event: dict[str, Any], snapshot: Snapshot) -> None:
         conns = self._games.get(game_id)
         if not conns:
             return
+        self.note(game_id, int(event["number"]))
         item = Published(event, snapshot)
         for c in list(conns):
             c.put(item)

@@ -174,6 +174,20 @@ class GameRepository:
     def close(self) -> None:
         self.committer.close()
 
+    def event_counts(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The event count of each of these games that exists (one query per 500 ids)."""
+        out: dict[str, int] = {}
+        ids = list(game_ids)
+        with self._one_read.connect() as conn:
+            for i in range(0, len(ids), 500):
+                rows = conn.execute(
+                    sa.select(_GAMES.c.id, _GAMES.c.event_count).where(
+                        _GAMES.c.id.in_(ids[i : i + 500])
+                    )
+                )
+                out.update({gid: n for gid, n in rows})
+        return out
+
     def ping(self) -> None:
         """Raise unless the database answers."""
         with self.engine.connect() as conn:
@@ -298,13 +312,19 @@ class GameRepository:
     # -- the game world's sign of life (clocks paused while no server runs) ------------
 
     def beat(self, now: dt.datetime, *, stopped: bool = False) -> None:
-        """This process is alive at ``now`` (``stopped``: and stops now, cleanly)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                sa.update(_WORLD)
-                .where(_WORLD.c.id == 1, _WORLD.c.alive_at <= now)
-                .values(alive_at=now, stopped=stopped)
-            )
+        """This process is alive at ``now`` (``stopped``: and stops now, cleanly); its outcome
+        is the write path's health (:class:`kerala.server.store.WriteHealth`)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    sa.update(_WORLD)
+                    .where(_WORLD.c.id == 1, _WORLD.c.alive_at <= now)
+                    .values(alive_at=now, stopped=stopped)
+                )
+        except sa.exc.SQLAlchemyError as e:
+            self.committer.health.failed(e)
+            raise
+        self.committer.health.ok()
 
     def resume_world(self, now: dt.datetime, alive_within: dt.timedelta) -> dt.timedelta | None:
         """On starting: if no server process was alive (none wrote within ``alive_within``, or

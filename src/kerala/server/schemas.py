@@ -260,11 +260,12 @@ class Health(BaseModel):
 
 
 class Ready(BaseModel):
-    #: Whether this process can serve games now (its database and broker answer).
+    #: Whether this process can serve games now (its database answers and takes writes).
     ready: bool
-    #: ``ok``, or why the database does not answer.
+    #: ``ok``, or why the database does not answer or take writes.
     database: str
-    #: ``ok``, ``not used`` (one process), or why Redis does not answer.
+    #: ``ok``, ``not used`` (one process), or ``degraded: …`` when Redis does not answer
+    #: (events then cross processes late; the process stays ready).
     redis: str
 
 

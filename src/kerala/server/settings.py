@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     #: SQLite only: ``normal`` (a commit survives a killed server; the disk is flushed at
     #: checkpoints) or ``full`` (each commit is flushed to disk: it also survives a power cut).
     sqlite_synchronous: Literal["normal", "full"] = "normal"
+    #: Seconds one database statement may run (PostgreSQL ``statement_timeout``; 0: no bound).
+    db_statement_timeout: Annotated[float, Field(ge=0, le=3600)] = 10.0
+    #: Seconds a write waits for a lock (PostgreSQL ``lock_timeout``, SQLite's busy timeout).
+    db_lock_timeout: Annotated[float, Field(gt=0, le=3600)] = 5.0
+    #: Seconds a request waits for a free database connection of the pool.
+    db_pool_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
+    #: Seconds between looks for events a process's sockets missed (a Redis message lost, a
+    #: commit whose answer was lost): each watched game's event count against the database's.
+    gap_check: Annotated[float, Field(gt=0, le=600)] = 3.0
     #: Seconds a human seat may stay silent on its turn before the others may hand it to a bot.
     seat_timeout: Annotated[float, Field(ge=0)] = 300.0
     #: Largest request body accepted, in bytes (413 above).

@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from importlib import resources
@@ -127,7 +128,7 @@ class EventRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
-def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(synchronous: str, busy_ms: int = 10000) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         # WAL: readers do not block the writer. In WAL mode synchronous=NORMAL writes each
@@ -135,7 +136,7 @@ def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
         # leaves the disk flush to checkpoints; FULL also flushes each commit (power cuts).
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA synchronous={synchronous}")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         # Checkpoints flush the disk: the committer runs them between batches, not in one.
         cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.execute("PRAGMA foreign_keys=ON")
@@ -178,23 +179,45 @@ def normalize_url(url: str) -> str:
     return u.render_as_string(hide_password=False)
 
 
-def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
-    """An engine for ``url``; SQLite files get WAL, the given sync level and a busy timeout."""
+def make_engine(
+    url: str,
+    sqlite_synchronous: str = "full",
+    *,
+    statement_timeout: float = 0,
+    lock_timeout: float | None = None,
+    pool_timeout: float = 30,
+) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, the given sync level and a busy timeout.
+
+    The server bounds every wait (seconds; 0: no bound): ``lock_timeout`` is SQLite's busy
+    timeout and PostgreSQL's ``lock_timeout`` (``None``: 10 s on SQLite, none on PostgreSQL, as
+    the migrations want: a replica waits for another's), ``statement_timeout`` PostgreSQL's,
+    ``pool_timeout`` the wait for a free connection of the pool. PostgreSQL connections are
+    checked before each use (``pool_pre_ping``): a database restart costs no request a dead
+    connection."""
     u = sa.make_url(normalize_url(url))
     if u.get_backend_name() == "sqlite":
         if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
             raise ValueError(f"SQLite synchronous must be NORMAL or FULL, not {sqlite_synchronous}")
         # Connections are cheap: enough that a burst of requests never queues for one.
-        pool: dict[str, int] = {}
+        pool: dict[str, Any] = {}
         if u.database and u.database != ":memory:":
-            pool = {"pool_size": 32, "max_overflow": 96}
+            pool = {"pool_size": 32, "max_overflow": 96, "pool_timeout": pool_timeout}
+        busy_ms = int((10 if lock_timeout is None else lock_timeout) * 1000)
         engine = sa.create_engine(
-            u, connect_args={"check_same_thread": False, "timeout": 10}, **pool
+            u, connect_args={"check_same_thread": False, "timeout": busy_ms / 1000}, **pool
         )
-        event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous.upper()))
+        event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous.upper(), busy_ms))
         return engine
+    waits = (("statement_timeout", statement_timeout), ("lock_timeout", lock_timeout or 0))
+    options = " ".join(f"-c {name}={int(seconds * 1000)}" for name, seconds in waits)
     return sa.create_engine(
-        u, pool_size=10, max_overflow=20, pool_pre_ping=True, connect_args={"connect_timeout": 5}
+        u,
+        pool_size=10,
+        max_overflow=20,
+        pool_pre_ping=True,
+        pool_timeout=pool_timeout,
+        connect_args={"connect_timeout": 5, "options": options},
     )
 
 
@@ -285,6 +308,42 @@ class _Broken(Exception):
         self.outcomes = outcomes
 
 
+class WriteHealth:
+    """Whether this process's writes reach the database: the outcome of the latest one.
+
+    A write that failed for the database's sake (a full disk, a lost connection, a timeout; not
+    a refused precondition or a constraint) marks the write path failing until a later write
+    succeeds. Readiness reports it (``/api/ready``): reads may still answer while nothing can be
+    stored. The world's sign of life writes every clock tick, so the mark follows the database
+    within about a second either way."""
+
+    def __init__(self) -> None:
+        self._error: str | None = None
+        self._since = 0.0
+        self._lock = threading.Lock()
+
+    def ok(self) -> None:
+        with self._lock:
+            self._error = None
+
+    def failed(self, e: BaseException) -> None:
+        """Note a failed write (only database faults count; see the class)."""
+        fault = isinstance(e, sa.exc.DBAPIError) and not isinstance(e, sa.exc.IntegrityError)
+        if not fault and not isinstance(e, sa.exc.TimeoutError):  # TimeoutError: pool wait
+            return
+        with self._lock:
+            if self._error is None:
+                self._since = time.monotonic()
+            self._error = type(getattr(e, "orig", None) or e).__name__
+
+    def failing(self) -> tuple[str, float] | None:
+        """``(error class, seconds since writes began failing)``, or ``None`` when they work."""
+        with self._lock:
+            if self._error is None:
+                return None
+            return self._error, time.monotonic() - self._since
+
+
 class Committer:
     """Group commit: one writer thread runs the writes of many games in one transaction.
 
@@ -302,6 +361,9 @@ class Committer:
 
     #: SQLite: commits after which the write-ahead log is checkpointed (besides once a second).
     CHECKPOINT_EVERY = 500
+    #: PostgreSQL: seconds after which an idle writer connection is checked before a write (a
+    #: database restarted meanwhile left it dead: the write would fail instead of reconnecting).
+    CHECK_IDLE = 1.0
 
     def __init__(self, engine: Engine, max_batch: int = 256) -> None:
         self.engine = engine
@@ -315,6 +377,7 @@ class Committer:
         self._wake_checkpoint = threading.Event()
         self._closing = False
         self._checkpointer: threading.Thread | None = None
+        self.health = WriteHealth()
 
     def run(self, fn: Callable[[Connection], T]) -> T:
         """Run ``fn`` in a write transaction; return its result once committed."""
@@ -364,6 +427,7 @@ class Committer:
         conn: Connection | None = None
         #: PostgreSQL: a second connection, in autocommit mode, for lone single statements.
         auto: Connection | None = None
+        last_used = time.monotonic()
         try:
             if self._autocommit:
                 try:
@@ -392,6 +456,8 @@ class Committer:
                         return
                     continue
                 outcomes: list[tuple[bool, Any]]
+                if self._autocommit and time.monotonic() - last_used > self.CHECK_IDLE:
+                    conn, auto = self._checked(conn), self._checked(auto)
                 if self._autocommit and len(batch) == 1 and isinstance(batch[0].fn, OneStatement):
                     try:
                         if auto is None:
@@ -420,6 +486,12 @@ class Committer:
                             conn.invalidate()
                             conn.close()
                             conn = None
+                last_used = time.monotonic()
+                for ok, value in outcomes:
+                    if ok:
+                        self.health.ok()
+                    else:
+                        self.health.failed(value)
                 for j, (ok, value) in zip(batch, outcomes, strict=True):
                     if ok:
                         j.future.set_result(value)
@@ -435,6 +507,22 @@ class Committer:
                 conn.close()
             if auto is not None:
                 auto.close()
+
+    @staticmethod
+    def _checked(conn: Connection | None) -> Connection | None:
+        """``conn`` if it still answers, else ``None`` (closed: the next write connects anew,
+        through the pool's own check)."""
+        if conn is None:
+            return None
+        try:
+            conn.exec_driver_sql("SELECT 1")
+            conn.rollback()  # ends the transaction the check began (none in autocommit mode)
+            return conn
+        except sa.exc.DBAPIError:
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
+                conn.invalidate()
+                conn.close()
+            return None
 
     def _checkpoint_loop(self) -> None:
         """SQLite: copy the write-ahead log into the database beside the commits, not in them.

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy import text
 
 from kerala.server.store import Base, make_engine
+
+#: The advisory lock that migrations of one database take (any fixed number; "kerala" in hex).
+_LOCK = 0x6B6572616C61
 
 config = context.config
 target_metadata = Base.metadata
@@ -32,6 +36,11 @@ def run_migrations_online() -> None:
                 connection=connection, target_metadata=target_metadata, render_as_batch=True
             )
             with context.begin_transaction():
+                if connection.dialect.name == "postgresql":
+                    # Replicas started together migrate one after the other: the second
+                    # waits here, then finds the schema up to date (the lock ends with the
+                    # transaction). Without it both create the tables, and one fails.
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK})
                 context.run_migrations()
     finally:
         engine.dispose()

@@ -76,10 +76,12 @@ def health() -> dict[str, bool]:
 @router.get(
     "/ready",
     response_model=Ready,
-    responses={503: {"model": Ready, "description": "the database or Redis does not answer"}},
+    responses={503: {"model": Ready, "description": "the database cannot be read or written"}},
 )
 async def ready(request: Request) -> Response:
-    """Readiness: the database and, with several processes, Redis answer (503 if not)."""
+    """Readiness of *this* process: 503 when its database does not answer or its writes fail.
+    Redis away only degrades the fan-out between processes (``"redis": "degraded (…)"``):
+    decisions and bot games still work, so the process stays ready (docs/deploy.md)."""
     repo: GameRepository = request.app.state.repo
     broker: Broker = request.app.state.broker
     out = {"ready": True, "database": "ok", "redis": "ok" if broker.name == "redis" else "not used"}
@@ -87,10 +89,14 @@ async def ready(request: Request) -> Response:
         await asyncio.wait_for(run_in_threadpool(repo.ping), 5)
     except Exception as e:
         out["ready"], out["database"] = False, f"unavailable ({type(e).__name__})"
+    failing = repo.committer.health.failing()
+    if out["ready"] and failing is not None:
+        error, seconds = failing
+        out["ready"], out["database"] = False, f"writes failing ({error}) for {seconds:.0f} s"
     try:
         await asyncio.wait_for(broker.ping(), 5)
     except Exception as e:
-        out["ready"], out["redis"] = False, f"unavailable ({type(e).__name__})"
+        out["redis"] = f"degraded: unavailable ({type(e).__name__})"
     return _json(out, 200 if out["ready"] else 503)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 from typing import Annotated, Any
 
@@ -18,15 +19,24 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.domain import GameError, GameNotFound, js
-from kerala.server.errors import ApiError, refusal
+from kerala.server.errors import ApiError, database_fault, refusal, unavailable
 from kerala.server.fanout import Announcer
 from kerala.server.hub import Connection, Hub
 from kerala.server.routes.deps import GAME_ID_PATTERN
 from kerala.server.service import GameService
 from kerala.server.wire import Snapshot, dumpb, dumps, event_message, sync_message
 
+log = logging.getLogger("kerala.server")
 router = APIRouter(tags=["live"])
 _MAX_MESSAGE = 64 * 1024
+
+
+def _fault(e: Exception) -> ApiError:
+    """The refusal for an unexpected failure (a database fault is a 503: try again)."""
+    if database_fault(e):
+        return unavailable(e)
+    log.exception("a WebSocket message failed")
+    return ApiError(500, "internal_error", "the server failed on this message")
 
 
 def _error(e: ApiError | GameError) -> str:
@@ -157,6 +167,9 @@ class _Session:
         except (ApiError, GameError) as e:
             self.conn.put(_error(e))
             return
+        except Exception as e:  # not stored: the submitter is told, and the socket stays open
+            self.conn.put(_error(_fault(e)))
+            return
         self.announcer.announce(event, snap)
 
 
@@ -252,6 +265,9 @@ async def game_socket(
         await ws.send_text(_error(err))
         await ws.close(4000 + err.status)
         return
+    except Exception as e:  # the database away: said, then closed with a proper code
+        await _close_on_fault(ws, e)
+        return
     conn = hub.subscribe(game_id, seat)
     session = _Session(ws, service, announcer, conn, token)
     try:
@@ -261,16 +277,31 @@ async def game_socket(
         else:
             session.last = since
             await session.catch_up(since, snap)
+        hub.note(game_id, session.last)
         tasks = [asyncio.create_task(session.reader()), asyncio.create_task(session.writer())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for t in tasks:
                 t.cancel()
             for t in tasks:
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
                     await t
-    except WebSocketDisconnect:
+        for t in done:
+            error = None if t.cancelled() else t.exception()
+            if error is not None and not isinstance(error, WebSocketDisconnect | OSError):
+                raise error
+    except (WebSocketDisconnect, OSError):  # the client went away
         pass
+    except Exception as e:  # e.g. the database away while catching up: never a silent drop
+        await _close_on_fault(ws, e)
     finally:
         hub.unsubscribe(conn)
+
+
+async def _close_on_fault(ws: WebSocket, e: Exception) -> None:
+    """Tell the client what failed, then close with 1013 (try again later) or 1011."""
+    err = _fault(e)
+    with contextlib.suppress(Exception):
+        await ws.send_text(_error(err))
+        await ws.close(1013 if err.status == 503 else 1011, err.code)

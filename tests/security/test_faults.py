@@ -1,0 +1,268 @@
+"""Faults are weather, not outages: Redis away, a PostgreSQL restart, a full SQLite disk and
+replicas started together, each with real ``kerala serve`` processes. The Redis and PostgreSQL
+that a test breaks are its own (faultlib.py), never the shared ones."""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from faultlib import (
+    Player,
+    PrivatePostgres,
+    PrivateRedis,
+    Prober,
+    check_nothing_lost_or_doubled,
+    new_game,
+    until,
+)
+from serverlib import AppFactory, create
+from serverproc import Server
+
+pytestmark = pytest.mark.timeout(180)
+
+#: Players move quickly but not at once, so a game lasts through each fault.
+DELAY = 0.03
+
+
+def players_of(server_of_seat: list[Server], gid: str, tokens: dict[int, str]) -> list[Player]:
+    return [
+        Player(server_of_seat[seat].ws_url, gid, tokens[seat], seed=seat, delay=DELAY)
+        for seat in (0, 1)
+    ]
+
+
+def check_no_silent_drop(players: list[Player]) -> None:
+    for p in players:
+        assert not p.silent_drops, p.silent_drops
+        assert all(e["status"] in (409, 503) for e in p.errors), p.errors
+
+
+def test_redis_down_10_s_then_every_cross_process_game_moves_again_without_a_reload(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Both seats of each game on different processes: every event crosses Redis. Redis is
+    killed for 10 s while they play (their games freeze: an event published then is lost);
+    within 10 s of its return every game moves again on the same sockets, and no event is lost
+    or doubled."""
+    private = PrivateRedis(tmp_path)
+    env = {"KERALA_REDIS_PREFIX": "faults", "KERALA_BOT_SWEEP": "0.5"}
+    servers = [
+        Server(pg_url, tmp_path / f"server{i}.log", "--redis", private.url, **env) for i in range(2)
+    ]
+    try:
+        a, b = servers
+        games = [new_game(a.http) for _ in range(3)]
+        players = {gid: players_of([a, b], gid, tokens) for gid, tokens in games}
+
+        async def scenario() -> float:
+            tasks = [asyncio.create_task(p.run()) for ps in players.values() for p in ps]
+            try:
+                await until(
+                    lambda: all(p.last >= 3 for ps in players.values() for p in ps),
+                    30,
+                    "every game under way",
+                )
+                private.kill()
+                # The fault itself: Redis away for 10 s while the players go on.
+                await asyncio.sleep(10)
+                stuck = {gid: max(p.last for p in ps) for gid, ps in players.items()}
+                private.start()
+                took = await until(
+                    lambda: all(
+                        min(p.last for p in ps) > stuck[gid] for gid, ps in players.items()
+                    ),
+                    10,
+                    "every game moves again after Redis is back",
+                )
+                return took
+            finally:
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        took = asyncio.run(scenario())
+        print(f"every game moved again {took:.2f} s after Redis was back")
+        for gid, ps in players.items():
+            check_no_silent_drop(ps)
+            check_nothing_lost_or_doubled(a.http, gid, ps)
+    finally:
+        for s in servers:
+            s.stop()
+        private.kill()
+
+
+def test_redis_down_leaves_every_process_ready_and_decisions_working(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Readiness says whether *this* process can serve: Redis away only degrades fan-out."""
+    private = PrivateRedis(tmp_path)
+    server = Server(sqlite_url, tmp_path / "server.log", "--redis", private.url)
+    try:
+        assert server.http.get("/api/ready").json()["redis"] == "ok"
+        gid, tokens = new_game(server.http)
+        private.kill()
+        r = server.http.get("/api/ready")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["ready"] is True and body["database"] == "ok"
+        assert body["redis"].startswith("degraded"), body
+        r = server.http.post(
+            f"/api/games/{gid}/decisions",
+            json={"decision": {"pass": True}, "expected": 0},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
+        assert r.status_code == 200, r.text
+    finally:
+        server.stop()
+        private.kill()
+
+
+def play_through(server: Server, restart: PrivatePostgres | None, games: int = 2) -> None:
+    """Players on ``server`` and an HTTP prober go on through a fault (a fast restart of
+    ``restart``; without it a full disk: the SQLite files may grow no more until it is freed),
+    then until every game has moved on; no 5xx but a JSON 503 with ``Retry-After``, no socket
+    dropped without a close frame, every decision not stored refused with an error message,
+    nothing lost or doubled."""
+    created = [new_game(server.http) for _ in range(games)]
+    players = {gid: players_of([server, server], gid, tokens) for gid, tokens in created}
+    prober = Prober(server.url, [gid for gid, _ in created])
+
+    def refused() -> int:
+        return sum(1 for ps in players.values() for p in ps for e in p.errors if e["status"] == 503)
+
+    async def scenario() -> None:
+        tasks = [asyncio.create_task(p.run()) for ps in players.values() for p in ps]
+        tasks.append(asyncio.create_task(prober.run()))
+        try:
+            await until(
+                lambda: all(p.last >= 3 for ps in players.values() for p in ps),
+                30,
+                "every game under way",
+            )
+            if restart is not None:
+                await asyncio.to_thread(restart.restart)
+            else:
+                # The disk is full: no file of the server may grow past 4 KiB (its SQLite
+                # write-ahead log is already longer, so every write fails) until freed.
+                # (The soft limit only: raising it again back to the hard one needs no rights.)
+                _, hard = resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE)
+                resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (4096, hard))
+                await until(lambda: refused() > 0, 20, "a decision refused for the full disk")
+                ready = await asyncio.to_thread(server.http.get, "/api/ready")
+                assert ready.status_code == 503, ready.text
+                assert ready.json()["database"].startswith("writes failing"), ready.text
+                resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (hard, hard))
+            moved = {gid: max(p.last for p in ps) for gid, ps in players.items()}
+            took = await until(
+                lambda: all(min(p.last for p in ps) > moved[g] + 3 for g, ps in players.items()),
+                30,
+                "every game moves on after the fault",
+            )
+            print(
+                f"{refused()} WebSocket and {prober.unavailable} HTTP 503s; every game moved"
+                f" 4 events on {took:.2f} s after the fault"
+            )
+        finally:
+            prober.stop = True
+            for t in tasks[:-1]:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(scenario())
+    assert not prober.bad, prober.bad
+    for gid, ps in players.items():
+        check_no_silent_drop(ps)
+        check_nothing_lost_or_doubled(server.http, gid, ps)
+    assert server.http.get("/api/ready").json()["ready"] is True
+
+
+def test_postgresql_fast_restart_gives_json_503s_and_no_silent_socket_drop(
+    tmp_path: Path,
+) -> None:
+    pg = PrivatePostgres()
+    try:
+        server = Server(pg.url, tmp_path / "server.log")
+        try:
+            play_through(server, pg)
+        finally:
+            server.stop()
+    finally:
+        pg.close()
+
+
+def test_full_sqlite_disk_gives_json_503s_unready_and_no_silent_socket_drop(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    server = Server(sqlite_url, tmp_path / "server.log")
+    try:
+        play_through(server, None)
+    finally:
+        server.stop()
+
+
+def test_two_servers_started_together_on_an_empty_postgresql_both_come_up(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Replicas of a deployment start at the same moment: the migrations take a database lock,
+    so the second waits for the first's schema instead of failing to create it again."""
+    servers: list[Server] = []
+    failures: list[BaseException] = []
+    go = threading.Barrier(4)  # the three starters and this thread
+
+    def start(i: int) -> None:
+        go.wait()
+        try:
+            servers.append(Server(pg_url, tmp_path / f"server{i}.log"))
+        except BaseException as e:  # reported below, with the server's log
+            failures.append(e)
+
+    threads = [threading.Thread(target=start, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    go.wait()
+    started = time.monotonic()
+    for t in threads:
+        t.join(120)
+    try:
+        logs = [(tmp_path / f"server{i}.log").read_text() for i in range(3)]
+        assert not failures, (failures, logs)
+        for s in servers:
+            assert s.http.get("/api/ready").json()["ready"] is True
+        print(f"three servers up in {time.monotonic() - started:.1f} s")
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_locked_postgresql_table_gives_a_json_503_within_the_lock_timeout(
+    make_client: AppFactory, pg_url: str
+) -> None:
+    """A wait on the database is bounded: a request that meets a lock held elsewhere (a
+    migration, an operator's transaction, a frozen session) is refused after
+    ``KERALA_DB_LOCK_TIMEOUT`` seconds with a JSON 503, instead of waiting for good."""
+    client = make_client(db=pg_url, db_lock_timeout=0.5)
+    gid = create(client)["id"]
+    answers: list[Any] = []  # TestClient responses
+    admin = sa.create_engine(pg_url)
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text("LOCK TABLE games IN ACCESS EXCLUSIVE MODE"))
+            asker = threading.Thread(target=lambda: answers.append(client.get(f"/api/games/{gid}")))
+            asker.start()
+            asker.join(10)
+            waited_for_good = asker.is_alive()
+            conn.rollback()
+        asker.join(10)
+    finally:
+        admin.dispose()
+    assert not waited_for_good, "the request still waited on the lock after 10 s"
+    r = answers[0]
+    assert r.status_code == 503 and r.headers["Retry-After"] == "2", r.text
+    assert r.json()["code"] == "database_unavailable" and "try again" in r.json()["detail"]
