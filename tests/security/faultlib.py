@@ -154,13 +154,14 @@ class Player:
         self.over = False
 
     def url(self) -> str:
-        since = f"&since={self.last}" if self.last else ""
-        return f"{self.ws_url}/api/games/{self.gid}/ws?token={self.token}{since}"
+        since = f"?since={self.last}" if self.last else ""
+        return f"{self.ws_url}/api/games/{self.gid}/ws{since}"
 
     async def run(self) -> None:
         while not self.over:
             try:
                 async with websockets.connect(self.url(), open_timeout=10) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     await self._play(ws)
             except websockets.ConnectionClosed as e:
                 if e.rcvd is None:

@@ -15,7 +15,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverlib import TWO_HUMANS, AppFactory, FakeTime, auth, create, tokens_of, wait_for_events
+from serverlib import (
+    TWO_HUMANS,
+    AppFactory,
+    FakeTime,
+    auth,
+    create,
+    game_socket,
+    tokens_of,
+    wait_for_events,
+)
 
 from kerala.notation import read_record, write_record
 
@@ -78,7 +87,7 @@ def test_hints_are_the_games_public_setting_refused_when_off(client: TestClient)
 def test_every_hint_taken_is_in_everyones_log(client: TestClient) -> None:
     g = create(client, TWO_HUMANS, hints=True)
     gid, tok = g["id"], tokens_of(g)
-    with client.websocket_connect(f"/api/games/{gid}/ws") as watcher:
+    with game_socket(client, gid) as watcher:
         watcher.receive_json()  # the sync
         r = hint(client, gid, tok[0])
         assert r.status_code == 200, r.text

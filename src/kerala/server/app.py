@@ -25,6 +25,9 @@ from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
+from kerala.server.jsonlimits import JsonGuard
+from kerala.server.protocol import configure as configure_protocol
+from kerala.server.ratelimit import install as install_rate_limits
 from kerala.server.repository import GameRepository
 from kerala.server.routes import games, live, lobby, rules, tools, ui
 from kerala.server.service import GameService
@@ -76,6 +79,7 @@ GC_THRESHOLD0 = 10_000
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
     settings = settings if settings is not None else Settings()
+    configure_protocol(settings.header_timeout, settings.max_header_bytes)
     engine = make_engine(
         settings.db,
         settings.sqlite_synchronous,
@@ -83,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lock_timeout=settings.db_lock_timeout,
         pool_timeout=settings.db_pool_timeout,
     )
-    repo = GameRepository(engine)
+    repo = GameRepository(engine, settings.sqlite_checkpoint)
     service = GameService(repo, settings, available_levels(settings.bot_levels))
     hub = Hub()
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
@@ -148,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.repo = repo
     app.state.bots = bots
     install_handlers(app)
+    install_rate_limits(app, settings)
     app.include_router(games.router)
     app.include_router(tools.router)
     from kerala.server.routes import analysis  # post-game analysis (issue 16)
@@ -158,5 +163,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")
+    app.add_middleware(JsonGuard, max_depth=settings.json_depth)  # inside BodyLimit
     app.add_middleware(BodyLimit, limit=settings.max_body)
     return app

@@ -8,9 +8,12 @@ scheme ends the command with one line on stderr and exit status 2.
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from kerala.server.settings import Settings
 
 
 def _fail(message: str) -> typer.Exit:
@@ -46,6 +49,27 @@ def _check_redis(url: str) -> None:
         raise _fail(f"Redis {safe_redis_url(url)}: {reason}") from None
     finally:
         client.close()
+
+
+def bounds(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options that bound what one client can make the server hold
+    (docs/security.md, "Bounded input and memory").
+
+    The WebSocket protocol refuses a message over ``ws_max_message`` from its frame header, with
+    close code 1009, before reading it (uvicorn's default is 16 MiB); a socket's queue of read
+    messages is short. The HTTP protocol is uvicorn's with a header deadline and size
+    (:mod:`kerala.server.protocol`)."""
+    from kerala.server.protocol import BoundedHttpProtocol
+
+    return {
+        "http": BoundedHttpProtocol,
+        "ws": "websockets-sansio",
+        "ws_max_size": settings.ws_max_message,
+        "ws_max_queue": 4,
+        "limit_concurrency": settings.max_connections,
+        "timeout_keep_alive": settings.keep_alive_timeout,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+    }
 
 
 def register(app: typer.Typer) -> None:
@@ -143,6 +167,7 @@ def register(app: typer.Typer) -> None:
                 ws_per_message_deflate=False,
                 timeout_graceful_shutdown=settings.shutdown_grace,
                 forwarded_allow_ips=settings.forwarded_allow_ips,
+                **bounds(settings),
             )
         else:
             # The workers read their settings from the environment (they are new processes).
@@ -161,6 +186,7 @@ def register(app: typer.Typer) -> None:
                 ws_per_message_deflate=False,
                 timeout_graceful_shutdown=settings.shutdown_grace,
                 forwarded_allow_ips=settings.forwarded_allow_ips,
+                **bounds(settings),
             )
         typer.echo(f"Kerala server: {url}  (database {safe_url(settings.db)}{extra})", err=False)
         if open_browser:

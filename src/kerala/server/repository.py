@@ -154,9 +154,9 @@ class _Retry(Exception):
 class GameRepository:
     """Reads and conditional writes of games, seats and events."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, sqlite_checkpoint: float = 30.0) -> None:
         self.engine = engine
-        self.committer = Committer(engine)
+        self.committer = Committer(engine, sqlite_checkpoint=sqlite_checkpoint)
         #: Reads of one statement (a game's event count, its events: every read of a game and
         #: every socket that connects) in autocommit mode on PostgreSQL: one statement is
         #: consistent by itself, and neither ``BEGIN`` nor the pool's ``ROLLBACK`` on return

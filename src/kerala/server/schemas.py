@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from kerala.names import MAX_NAME, clean_name
+
 Color = Literal["blue", "black", "green", "red", "purple"]
 JSONObject = dict[str, Any]
 
@@ -20,16 +22,13 @@ class _In(BaseModel):
 
 
 def _printable_name(v: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in v):
-        raise ValueError("a name has no control characters")
-    if not v.strip():
-        raise ValueError("a name is not only blanks")
-    return v.strip()
+    """The one name check (kerala.names): NFC, no control, format or bidi characters."""
+    return clean_name(v)
 
 
 class SeatCreate(_In):
     #: Needed for ``human`` and ``bot`` seats; an ``open`` seat is named by who takes it.
-    name: str | None = Field(None, min_length=1, max_length=40)
+    name: str | None = Field(None, min_length=1, max_length=4 * MAX_NAME)
     color: Color
     #: ``open``: a free seat that anyone may take (the lobby); the game starts when none is left.
     kind: Literal["human", "bot", "open"] = "human"
@@ -51,7 +50,7 @@ class SeatCreate(_In):
 
 
 class SeatJoin(_In):
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=4 * MAX_NAME)
 
     @field_validator("name")
     @classmethod

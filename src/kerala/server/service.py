@@ -80,6 +80,16 @@ _HEARD_MAX = 32
 Steps = Generator[Write, bool, T]
 
 
+class _GameLock:
+    """A game's lock, and how many callers hold or wait for it (:meth:`GameService.game_lock`)."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+
+
 @dataclass
 class Created:
     snapshot: Snapshot
@@ -102,7 +112,9 @@ class GameService:
         #: The time source of the clocks (injectable: tests move time without sleeping).
         self.now: Callable[[], dt.datetime] = utcnow
         self._cache: OrderedDict[str, Live] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
+        #: Game id -> its lock and how many callers hold or wait for it. An entry lives only
+        #: while someone uses it: ids asked about (real or not) leave nothing behind.
+        self._locks: dict[str, _GameLock] = {}
         self._locks_guard = threading.Lock()
         #: Per cached game: the events other processes announced since it was last used here,
         #: and the snapshot after the last of them (:meth:`heard`).
@@ -110,19 +122,46 @@ class GameService:
 
     # -- locking and loading ------------------------------------------------------------
 
-    def _lock(self, game_id: str) -> threading.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            with self._locks_guard:
-                lock = self._locks.get(game_id)
-                if lock is None:
-                    lock = self._locks[game_id] = threading.Lock()
-        return lock
+    def _use_lock(self, game_id: str) -> _GameLock:
+        with self._locks_guard:
+            entry = self._locks.get(game_id)
+            if entry is None:
+                entry = self._locks[game_id] = _GameLock()
+            entry.users += 1
+            return entry
+
+    def _done_with_lock(self, game_id: str, entry: _GameLock) -> None:
+        with self._locks_guard:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[game_id]
 
     @contextmanager
     def game_lock(self, game_id: str) -> Iterator[None]:
-        with self._lock(game_id):
-            yield
+        entry = self._use_lock(game_id)
+        try:
+            with entry.lock:
+                yield
+        finally:
+            self._done_with_lock(game_id, entry)
+
+    @contextmanager
+    def game_lock_if_free(self, game_id: str) -> Iterator[bool]:
+        """Hold the game's lock if no one holds it (yields ``True``), else yield ``False``."""
+        entry = self._use_lock(game_id)
+        try:
+            got = entry.lock.acquire(blocking=False)
+            try:
+                yield got
+            finally:
+                if got:
+                    entry.lock.release()
+        finally:
+            self._done_with_lock(game_id, entry)
+
+    def held_locks(self) -> int:
+        """How many game locks exist now (each while someone holds or waits for it)."""
+        return len(self._locks)
 
     def remember(self, live: Live) -> None:
         self._cache[live.id] = live
@@ -319,12 +358,13 @@ class GameService:
     # -- creating -----------------------------------------------------------------------
 
     def handover_level(self, level: str | None) -> str:
-        """The level that takes a seat handed over: the game's, else the server's
-        ``handover_bot``, else (a level not offered here) the default level."""
-        for name in (level, self.settings.handover_bot):
+        """The level that takes a seat handed over: the first offered here of the game's, the
+        server's ``handover_bot`` and its default level, else the first level offered. A server
+        that offers none still creates games between people; a handover there is refused."""
+        for name in (level, self.settings.handover_bot, self.settings.default_bot_level):
             if name is not None and name in self.bot_levels:
                 return name
-        return self.resolve_level(None)
+        return next(iter(self.bot_levels), self.settings.handover_bot)
 
     def resolve_level(self, level: str | None) -> str:
         name = level if level is not None else self.settings.default_bot_level
@@ -469,9 +509,8 @@ class GameService:
         refusal from the cache, a game not cached, a lock taken, or a write that finds the
         game moved on: :meth:`submit_as` in a worker thread, as before (it reads the game back
         and judges again)."""
-        lock = self._lock(game_id)
-        if lock.acquire(blocking=False):
-            try:
+        with self.game_lock_if_free(game_id) as got:
+            if got:
                 live = self._cached(game_id)
                 if live is not None:
                     steps = self._submit_as_steps(live, token, decision, expected)
@@ -489,8 +528,6 @@ class GameService:
                             return self._resume(steps, stored)
                         except GameError:
                             pass  # moved on meanwhile: judged again on the database's game
-            finally:
-                lock.release()
         return await anyio.to_thread.run_sync(self.submit_as, game_id, token, decision, expected)
 
     def _through(self, steps: Steps[T]) -> T:

@@ -101,6 +101,38 @@ class Settings(BaseSettings):
     #: Seconds between looks for clocks run out (and the world's sign of life, docs/server.md).
     clock_tick: Annotated[float, Field(gt=0, le=60)] = 1.0
 
+    # -- Bounded input and rate limits (docs/security.md) ----------------------------------
+    #: Deepest nesting of lists and objects in a JSON body or WebSocket message.
+    json_depth: Annotated[int, Field(ge=4, le=512)] = 32
+    #: Largest WebSocket message, in bytes: a bigger frame is refused (close 1009) by the
+    #: protocol before it is read.
+    ws_max_message: Annotated[int, Field(ge=1024, le=16 * 1024 * 1024)] = 64 * 1024
+    #: Open connections (and requests in progress) one process serves; more get 503.
+    max_connections: Annotated[int, Field(ge=10)] = 1000
+    #: Seconds a connection may take to send a request's headers before it is closed.
+    header_timeout: Annotated[float, Field(gt=0, le=300)] = 10.0
+    #: Largest request line and headers, in bytes (431 above).
+    max_header_bytes: Annotated[int, Field(ge=4096, le=1024 * 1024)] = 64 * 1024
+    #: Seconds an idle keep-alive connection stays open between requests.
+    keep_alive_timeout: Annotated[int, Field(ge=1, le=300)] = 5
+    #: Per-client rate limits (``limits`` notation, ``;`` between windows; empty: none). Each
+    #: client address may create this many games (rematches included) ...
+    rate_create: str = "30/minute;300/hour"
+    #: ... take this many open seats ...
+    rate_seat: str = "30/minute;300/hour"
+    #: ... and submit this many decisions (REST and WebSocket together).
+    rate_decide: str = "30/second;1800/minute"
+    #: Seconds between SQLite write-ahead log checkpoints (which truncate the log).
+    sqlite_checkpoint: Annotated[float, Field(gt=0, le=3600)] = 30.0
+
+    @field_validator("rate_create", "rate_seat", "rate_decide")
+    @classmethod
+    def _rate(cls, v: str) -> str:
+        from kerala.server.ratelimit import parse_rate
+
+        parse_rate(v)
+        return v
+
     @field_validator("db")
     @classmethod
     def _known_database(cls, v: str) -> str:

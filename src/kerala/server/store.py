@@ -365,9 +365,13 @@ class Committer:
     #: database restarted meanwhile left it dead: the write would fail instead of reconnecting).
     CHECK_IDLE = 1.0
 
-    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+    def __init__(
+        self, engine: Engine, max_batch: int = 256, sqlite_checkpoint: float = 30.0
+    ) -> None:
         self.engine = engine
         self.max_batch = max_batch
+        #: SQLite: seconds between checkpoints that also truncate the log, whatever wrote it.
+        self.sqlite_checkpoint = sqlite_checkpoint
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -531,15 +535,26 @@ class Committer:
         runs concurrently with the writer, so commits do not wait for it.
         """
         done = 0
+        truncated = time.monotonic()
         while not self._closing:
-            self._wake_checkpoint.wait(1.0)
+            self._wake_checkpoint.wait(min(1.0, self.sqlite_checkpoint))
             self._wake_checkpoint.clear()
-            if self._commits == done:
+            # Not only the committer writes: the world's sign of life (clockkeeper.py) and the
+            # lobby write beside it, and a passive checkpoint never makes the file smaller.
+            # So every sqlite_checkpoint seconds, whatever was written, a TRUNCATE checkpoint
+            # copies the log into the database and empties it (it waits for the writer of the
+            # moment, within the busy timeout).
+            if time.monotonic() - truncated >= self.sqlite_checkpoint:
+                truncated = time.monotonic()
+                mode = "TRUNCATE"
+            elif self._commits != done:
+                mode = "PASSIVE"
+            else:
                 continue
             done = self._commits
             try:
                 with self.engine.connect() as conn:
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                    conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
             except sa.exc.DBAPIError:
                 pass  # busy: the next round will do it
 

@@ -5,7 +5,7 @@ They are ``async`` so that FastAPI calls them on the event loop, not in a worker
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query, Request
 
@@ -13,6 +13,7 @@ from kerala.server.botrunner import BotRunner
 from kerala.server.errors import ApiError
 from kerala.server.fanout import Announcer
 from kerala.server.hub import Hub
+from kerala.server.ratelimit import RateLimiter, client_of
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
@@ -74,6 +75,18 @@ async def require_token(token: Annotated[str | None, Depends(get_token)]) -> str
             "this needs a seat token: 'Authorization: Bearer <token>' or '?token=<token>'",
         )
     return token
+
+
+def rate_limit(action: str) -> Any:
+    """A route dependency that counts the request against the client's ``action`` rate
+    (``KERALA_RATE_<ACTION>``, kerala.server.ratelimit) and refuses it with 429 when over:
+    ``@router.post(..., dependencies=[rate_limit("create")])``."""
+
+    async def count(request: Request) -> None:
+        limiter: RateLimiter = request.app.state.limiter
+        await limiter.check(action, client_of(request.client))
+
+    return Depends(count)
 
 
 ServiceDep = Annotated[GameService, Depends(get_service)]

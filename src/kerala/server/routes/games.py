@@ -24,6 +24,7 @@ from kerala.server.routes.deps import (
     ServiceDep,
     SettingsDep,
     TokenDep,
+    rate_limit,
 )
 from kerala.server.schemas import (
     ERRORS,
@@ -113,7 +114,13 @@ def bots(service: ServiceDep, settings: SettingsDep) -> BotLevels:
     return BotLevels(levels=levels, default=default)
 
 
-@router.post("/games", status_code=201, response_model=GameCreated, responses=ERRORS)
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=GameCreated,
+    responses=ERRORS,
+    dependencies=[rate_limit("create")],
+)
 async def create_game(
     body: GameCreate, request: Request, service: ServiceDep, bots: BotsDep, settings: SettingsDep
 ) -> Response:
@@ -187,7 +194,7 @@ async def list_games(
         player=player,
         winner=winner,
         created_from=_day(created_from),
-        created_before=_day(created_to + dt.timedelta(days=1)) if created_to else None,
+        created_before=_day_after(created_to),
         after=decode_cursor(cursor) if cursor is not None else None,
     )
     games, after = await run_in_threadpool(GameReads(service.repo).list_games, query)
@@ -196,6 +203,14 @@ async def list_games(
 
 def _day(d: dt.date | None) -> dt.datetime | None:
     return None if d is None else dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
+
+
+def _day_after(d: dt.date | None) -> dt.datetime | None:
+    """The start of the day after ``d``; none after the last day a date can name (9999-12-31:
+    everything was created before its end)."""
+    if d is None or d == dt.date.max:
+        return None
+    return _day(d + dt.timedelta(days=1))
 
 
 @router.get("/games/{game_id}", response_model=Game, responses=SEAT_ERRORS)
@@ -207,7 +222,12 @@ async def get_game(game_id: GameIdDep, service: ServiceDep, token: TokenDep) -> 
     return _game(snap, seat)
 
 
-@router.post("/games/{game_id}/decisions", response_model=Game, responses=SEAT_ERRORS)
+@router.post(
+    "/games/{game_id}/decisions",
+    response_model=Game,
+    responses=SEAT_ERRORS,
+    dependencies=[rate_limit("decide")],
+)
 async def submit_decision(
     game_id: GameIdDep,
     body: DecisionSubmit,

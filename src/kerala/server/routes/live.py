@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 from typing import Annotated, Any
@@ -22,13 +21,15 @@ from kerala.server.domain import GameError, GameNotFound, js
 from kerala.server.errors import ApiError, database_fault, refusal, unavailable
 from kerala.server.fanout import Announcer
 from kerala.server.hub import Connection, Hub
+from kerala.server.jsonlimits import BadJson, load_bounded
+from kerala.server.ratelimit import RateLimiter, client_of
 from kerala.server.routes.deps import GAME_ID_PATTERN
 from kerala.server.service import GameService
+from kerala.server.settings import Settings
 from kerala.server.wire import Snapshot, dumpb, dumps, event_message, sync_message
 
 log = logging.getLogger("kerala.server")
 router = APIRouter(tags=["live"])
-_MAX_MESSAGE = 64 * 1024
 
 
 def _fault(e: Exception) -> ApiError:
@@ -62,6 +63,7 @@ class _Session:
         self.conn = conn
         self.token = token
         self.last = 0
+        self.client = client_of(ws.client)
 
     async def send_sync(self, snap: Snapshot) -> None:
         await self.ws.send_text(sync_message(snap, self.conn.seat))
@@ -116,17 +118,26 @@ class _Session:
                         _error(ApiError(400, "malformed_json", "a message must be UTF-8 JSON text"))
                     )
                     continue
-            if len(text) > _MAX_MESSAGE:
+            settings: Settings = self.ws.app.state.settings
+            if len(text) > settings.ws_max_message:
+                # Only under a server that does not refuse big frames itself (kerala serve
+                # sets uvicorn's ws_max_size, which closes with 1009 before reading them).
                 self.conn.put(
-                    _error(ApiError(413, "too_large", f"a message is at most {_MAX_MESSAGE} bytes"))
+                    _error(
+                        ApiError(
+                            413,
+                            "too_large",
+                            f"a message is at most {settings.ws_max_message} bytes",
+                        )
+                    )
                 )
                 continue
             try:
-                msg = json.loads(text)
-            except json.JSONDecodeError as e:
-                self.conn.put(
-                    _error(ApiError(400, "malformed_json", f"malformed JSON message: {e.msg}"))
-                )
+                msg = load_bounded(text, settings.json_depth)
+            except BadJson as e:
+                log.warning("refused a WebSocket message from %s: %s", self.client, e)
+                what = "malformed JSON message" if e.code == "malformed_json" else "message"
+                self.conn.put(_error(ApiError(400, e.code, f"{what}: {e}")))
                 continue
             if not isinstance(msg, dict) or msg.get("type") not in ("decision", "ping"):
                 self.conn.put(
@@ -151,6 +162,8 @@ class _Session:
         try:
             if self.token is None or self.conn.seat is None:
                 raise ApiError(401, "token_required", "a watcher cannot submit decisions")
+            limiter: RateLimiter = self.ws.app.state.limiter
+            await limiter.check("decide", self.client)
             extra = sorted(set(msg) - {"type", "decision", "expected"})
             if extra:
                 raise ApiError(400, "bad_request", f"unexpected field(s) {', '.join(extra)}")
@@ -173,10 +186,11 @@ class _Session:
         self.announcer.announce(event, snap)
 
 
-async def _hello(ws: WebSocket, timeout: float) -> str | None:
+async def _hello(ws: WebSocket, settings: Settings) -> str | None:
     """The token of the client's first message, ``{"type": "hello", "token": "…"}`` (no token,
     or ``null``: a watcher). :class:`ApiError` for anything else, or nothing in ``timeout`` s;
     :class:`WebSocketDisconnect` if the client leaves first."""
+    timeout = settings.ws_hello_timeout
     try:
         message = await asyncio.wait_for(ws.receive(), timeout)
     except TimeoutError:
@@ -191,13 +205,13 @@ async def _hello(ws: WebSocket, timeout: float) -> str | None:
             text = (message.get("bytes") or b"").decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError(400, "malformed_json", "a message must be UTF-8 JSON text") from None
-    if len(text) > _MAX_MESSAGE:
-        raise ApiError(413, "too_large", f"a message is at most {_MAX_MESSAGE} bytes")
+    if len(text) > settings.ws_max_message:
+        raise ApiError(413, "too_large", f"a message is at most {settings.ws_max_message} bytes")
     try:
-        msg = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        detail = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
-        raise ApiError(400, "malformed_json", f"malformed JSON message: {detail}") from None
+        msg = load_bounded(text, settings.json_depth)
+    except BadJson as e:
+        what = "malformed JSON message" if e.code == "malformed_json" else "message"
+        raise ApiError(400, e.code, f"{what}: {e}") from None
     if not isinstance(msg, dict) or msg.get("type") != "hello":
         raise ApiError(
             400,
@@ -255,7 +269,7 @@ async def game_socket(
                 "a seat token never goes in the URL: send it in the first message, "
                 '{"type": "hello", "token": "..."}',
             )
-        token = await _hello(ws, app.state.settings.ws_hello_timeout)
+        token = await _hello(ws, app.state.settings)
         # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
         _, seat = await run_in_threadpool(service.get, game_id, token)
     except WebSocketDisconnect:

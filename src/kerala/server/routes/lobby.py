@@ -16,6 +16,7 @@ from kerala.server.routes.deps import (
     RequiredTokenDep,
     ServiceDep,
     SettingsDep,
+    rate_limit,
 )
 from kerala.server.schemas import SEAT_ERRORS, Game, HandOver, Joined, Rematch, SeatJoin
 from kerala.server.wire import dumpb
@@ -35,7 +36,12 @@ def _json(data: Any) -> Response:
     return Response(dumpb(data), media_type="application/json")
 
 
-@router.post("/{game_id}/seats/{seat}/join", response_model=Joined, responses=SEAT_ERRORS)
+@router.post(
+    "/{game_id}/seats/{seat}/join",
+    response_model=Joined,
+    responses=SEAT_ERRORS,
+    dependencies=[rate_limit("seat")],
+)
 async def join(
     game_id: GameIdDep,
     seat: SeatDep,
@@ -88,7 +94,12 @@ async def start(
     return Response(snap.game_json(None), media_type="application/json")
 
 
-@router.post("/{game_id}/rematch", response_model=Rematch, responses=SEAT_ERRORS)
+@router.post(
+    "/{game_id}/rematch",
+    response_model=Rematch,
+    responses=SEAT_ERRORS,
+    dependencies=[rate_limit("create")],
+)
 async def rematch(
     game_id: GameIdDep,
     request: Request,

@@ -1,0 +1,160 @@
+"""Per-client rate limits, counted by the ``limits`` package (docs/security.md, "Rate limits").
+
+Each limited action has a setting ``KERALA_RATE_<ACTION>`` in the ``limits`` notation, windows
+separated by ``;`` (``"30/minute;300/hour"``; empty: no limit). Every setting named ``rate_*``
+is an action: ``rate_create`` is the action ``create``. A client is its address as uvicorn
+sees it (behind a proxy on this machine, the ``X-Forwarded-For`` address: uvicorn trusts it
+from 127.0.0.1). The counters are sliding windows; they live in this process, or in Redis when
+``KERALA_REDIS`` is set, so that the processes of one game world share them. Should Redis fail,
+this process counts on its own until it is back: a limit is never a reason to stop play.
+
+A refusal is 429 with ``Retry-After`` (seconds) in the house format (docs/api.md):
+``{"detail": ..., "code": "rate_limited", "retry_after": s}``.
+
+>>> [str(x) for x in parse_rate("30/minute; 300/hour")]
+['30 per 1 minute', '300 per 1 hour']
+>>> parse_rate("")
+[]
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+
+from kerala.server.errors import ApiError
+from kerala.server.settings import Settings
+
+log = logging.getLogger("kerala.server")
+
+
+def parse_rate(text: str) -> list[RateLimitItem]:
+    """The windows of a rate setting; ``ValueError`` with a clear message if it is not one."""
+    if not text.strip():
+        return []
+    try:
+        return parse_many(text)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a rate: write e.g. '30/minute' or '30/minute;300/hour'"
+        ) from None
+
+
+class RateLimited(ApiError):
+    """A refusal for going over a rate: 429, and ``Retry-After`` in seconds."""
+
+    def __init__(self, action: str, limit: RateLimitItem, retry_after: int) -> None:
+        super().__init__(
+            429,
+            "rate_limited",
+            f"too many requests to {ACTION_WORDS.get(action, action)} from your address "
+            f"(at most {limit}): try again in {retry_after} s",
+            retry_after=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+#: How each action is said in a refusal.
+ACTION_WORDS = {
+    "create": "create games",
+    "seat": "take seats",
+    "decide": "submit decisions",
+}
+
+
+def _redis_uri(url: str) -> str:
+    if url.startswith("unix://"):
+        return "async+redis+unix://" + url.removeprefix("unix://")
+    return "async+" + url
+
+
+class RateLimiter:
+    """The per-client limits of one app: :meth:`check` counts a request or refuses it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.limits: dict[str, list[RateLimitItem]] = {
+            name.removeprefix("rate_"): parse_rate(value)
+            for name, value in settings.model_dump().items()
+            if name.startswith("rate_") and isinstance(value, str)
+        }
+        storage: Storage
+        if settings.redis is not None:
+            storage = RedisStorage(
+                _redis_uri(settings.redis),
+                implementation="redispy",
+                key_prefix=f"{settings.redis_prefix}:rate",
+                wrap_exceptions=True,
+            )
+        else:
+            storage = MemoryStorage()
+        self._shared = SlidingWindowCounterRateLimiter(storage)
+        self._local = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._storage = storage
+        self._shared_failed_at: float | None = None
+
+    async def _limiter(self) -> SlidingWindowCounterRateLimiter:
+        # After a failure, this process counts on its own for a while before trying again.
+        if self._shared_failed_at is not None and time.monotonic() - self._shared_failed_at < 5:
+            return self._local
+        return self._shared
+
+    async def check(self, action: str, client: str) -> None:
+        """Count one ``action`` by ``client``, or raise :class:`RateLimited` (nothing counted)."""
+        windows = self.limits.get(action)
+        if not windows:
+            return
+        try:
+            await self._check(await self._limiter(), action, client, windows)
+        except RateLimited:
+            raise
+        except Exception as e:  # the shared counters failed (Redis down): count here
+            if self._shared_failed_at is None:
+                log.warning("rate limits count per process while Redis fails: %s", e)
+            self._shared_failed_at = time.monotonic()
+            await self._check(self._local, action, client, windows)
+        else:
+            self._shared_failed_at = None
+
+    @staticmethod
+    async def _check(
+        limiter: SlidingWindowCounterRateLimiter,
+        action: str,
+        client: str,
+        windows: list[RateLimitItem],
+    ) -> None:
+        for w in windows:
+            if not await limiter.test(w, action, client):
+                reset, _ = await limiter.get_window_stats(w, action, client)
+                retry = max(1, math.ceil(reset - time.time()))
+                log.warning("rate limit: %s from %s over %s", action, client, w)
+                raise RateLimited(action, w, retry)
+        for w in windows:
+            await limiter.hit(w, action, client)
+
+
+def client_of(request_client: tuple[str, int] | None) -> str:
+    """The client address a rate counts by (``request.client`` or ``websocket.client``)."""
+    return request_client[0] if request_client is not None else "unknown"
+
+
+def install(app: FastAPI, settings: Settings) -> RateLimiter:
+    """Give ``app`` its limiter (``app.state.limiter``) and the handler that adds
+    ``Retry-After`` to a :class:`RateLimited` refusal."""
+    limiter = RateLimiter(settings)
+    app.state.limiter = limiter
+
+    async def rate_limited(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RateLimited)
+        return JSONResponse(
+            exc.to_json(), status_code=429, headers={"Retry-After": str(exc.retry_after)}
+        )
+
+    app.add_exception_handler(RateLimited, rate_limited)
+    return limiter

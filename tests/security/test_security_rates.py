@@ -1,0 +1,144 @@
+"""Rate limits per client (docs/security.md, "Rate limits"): one address cannot create games,
+take seats or submit decisions without end; a refusal is 429 with ``Retry-After``."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from serverlib import TWO_HUMANS, AppFactory, auth, choose, create, game_socket, tokens_of
+
+from kerala.server.settings import Settings
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+OPEN_GAME = [
+    {"name": "Host", "color": "blue"},
+    {"color": "red", "kind": "open"},
+    {"color": "green", "kind": "open"},
+    {"color": "black", "kind": "open"},
+    {"color": "purple", "kind": "open"},
+]
+
+
+def other_client(client: TestClient, address: str) -> TestClient:
+    """A test client of the same (running) app that comes from another address."""
+    return TestClient(client.app, client=(address, 50000))
+
+
+def assert_rate_limited(r: Any) -> None:
+    assert r.status_code == 429, r.text
+    body = r.json()
+    assert body["code"] == "rate_limited" and "try again" in body["detail"]
+    retry = int(r.headers["retry-after"])
+    assert 1 <= retry <= 3600 and body["retry_after"] == retry
+
+
+def test_one_client_cannot_create_games_without_end(client: TestClient) -> None:
+    """One client made 2,355 five-seat games in 20 s. With the default limits an address makes
+    30 in a minute, then is told when to try again; other addresses are not held up."""
+    made = 0
+    while True:
+        r = client.post("/api/games", json={"seats": TWO_HUMANS})
+        if r.status_code != 201:
+            break
+        made += 1
+        assert made <= 100, "no limit on creating games"
+    assert made == 30
+    assert_rate_limited(r)
+    listed = client.get("/api/games", params={"limit": 100}).json()["games"]
+    assert len(listed) == 30  # the refused one made nothing
+    other = other_client(client, "192.0.2.7")
+    assert other.post("/api/games", json={"seats": TWO_HUMANS}).status_code == 201
+
+
+def test_one_client_cannot_take_every_open_seat(client: TestClient) -> None:
+    """Anyone could take every open seat of every listed game with a name. With the default
+    limits an address takes 30 seats in a minute; the seats left stay open for others."""
+    host = other_client(client, "192.0.2.1")
+    games = []
+    for _ in range(10):
+        r = host.post("/api/games", json={"seats": OPEN_GAME})
+        assert r.status_code == 201, r.text
+        games.append(r.json()["id"])
+    taken = 0
+    last = None
+    for gid in games:
+        for seat in range(1, 5):
+            last = client.post(f"/api/games/{gid}/seats/{seat}/join", json={"name": "Hoarder"})
+            if last.status_code != 200:
+                break
+            taken += 1
+        if last is not None and last.status_code != 200:
+            break
+    assert taken == 30
+    assert_rate_limited(last)
+    # The seat refused is still open, and someone else may take it.
+    someone = other_client(client, "192.0.2.9")
+    gid, seat = games[7], 3
+    assert client.get(f"/api/games/{gid}").json()["players"][seat]["kind"] == "open"
+    assert (
+        someone.post(f"/api/games/{gid}/seats/{seat}/join", json={"name": "Cy"}).status_code == 200
+    )
+
+
+def _play(client: TestClient, gid: str, tokens: dict[int, str]) -> Any:
+    for seat, token in tokens.items():
+        me = client.get(f"/api/games/{gid}", headers=auth(token)).json()
+        if me["legal"]:
+            return client.post(
+                f"/api/games/{gid}/decisions",
+                json={"decision": choose(me["legal"]), "expected": me["decision_number"]},
+                headers=auth(tokens[seat]),
+            )
+    raise AssertionError("no seat to move")
+
+
+@pytest.mark.timeout(60)
+def test_decisions_past_the_rate_get_429_by_rest_and_websocket(make_client: AppFactory) -> None:
+    client = make_client(rate_decide="5/minute")
+    created = create(client)
+    gid, tokens = created["id"], tokens_of(created)
+    for _ in range(5):
+        assert _play(client, gid, tokens).status_code == 200
+    before = client.get(f"/api/games/{gid}").json()["decision_number"]
+    assert_rate_limited(_play(client, gid, tokens))
+    seat = next(
+        s
+        for s, t in tokens.items()
+        if client.get(f"/api/games/{gid}", headers=auth(t)).json()["legal"]
+    )
+    me = client.get(f"/api/games/{gid}", headers=auth(tokens[seat])).json()
+    with game_socket(client, gid, tokens[seat]) as ws:
+        assert ws.receive_json()["type"] == "sync"
+        ws.send_json(
+            {"type": "decision", "decision": choose(me["legal"]), "expected": me["decision_number"]}
+        )
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["status"] == 429, err
+        assert err["code"] == "rate_limited" and err["retry_after"] >= 1
+    assert client.get(f"/api/games/{gid}").json()["decision_number"] == before
+
+
+def test_rate_limits_are_shared_by_the_processes_of_one_world(make_client: AppFactory) -> None:
+    """With KERALA_REDIS the counters are in Redis: two processes of one world count together."""
+    prefix = f"kerala-test-{secrets.token_hex(4)}"
+    one = make_client(redis=REDIS, redis_prefix=prefix, rate_create="3/minute")
+    two = make_client(redis=REDIS, redis_prefix=prefix, rate_create="3/minute")
+    assert create(one) and create(two) and create(one)
+    assert_rate_limited(two.post("/api/games", json={"seats": TWO_HUMANS}))
+    assert_rate_limited(one.post("/api/games", json={"seats": TWO_HUMANS}))
+
+
+@pytest.mark.parametrize("bad", ["lots", "5/fortnight", "1/minute;x"])
+def test_a_rate_setting_that_is_no_rate_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="is not a rate"):
+        Settings(rate_create=bad)
+
+
+def test_an_empty_rate_setting_means_no_limit(make_client: AppFactory) -> None:
+    client = make_client(rate_create="")
+    for _ in range(40):
+        create(client)
