@@ -24,9 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The suite plays whole games at machine speed (hundreds of decisions a second) from one
 #: address, which the default decision rate, made for people (docs/security.md, "Rate limits"),
 #: refuses. Every server the tests start, in this process or as a subprocess, reads this from
-#: the environment; the tests of the limit itself set theirs explicitly. The other limits
-#: (creating games, taking seats) keep their defaults: the suite stays under them.
+#: the environment; the tests of the limit itself set theirs explicitly. Hints and analyses
+#: are asked for faster than a person would too. The other limits (creating games, taking
+#: seats) keep their defaults: the suite stays under them.
 os.environ.setdefault("KERALA_RATE_DECIDE", "1000/second")
+os.environ.setdefault("KERALA_RATE_HINT", "1000/second")
+os.environ.setdefault("KERALA_RATE_ANALYSIS", "1000/second")
 
 #: Whole modules that play through real terminals or kill and resume subprocesses.
 SLOW_MODULES = frozenset({"tests/tui/test_tui_terminal.py", "tests/bots/test_bots_tournament.py"})

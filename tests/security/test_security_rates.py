@@ -122,6 +122,37 @@ def test_decisions_past_the_rate_get_429_by_rest_and_websocket(make_client: AppF
     assert client.get(f"/api/games/{gid}").json()["decision_number"] == before
 
 
+def test_hints_past_the_rate_get_429(make_client: AppFactory) -> None:
+    client = make_client(rate_hint="2/minute", hint_budget=0)
+    created = create(client, hints=True)
+    gid, tokens = created["id"], tokens_of(created)
+    mover = next(
+        t
+        for t in tokens.values()
+        if client.get(f"/api/games/{gid}", headers=auth(t)).json()["legal"]
+    )
+    for _ in range(2):
+        r = client.post(f"/api/games/{gid}/hint", headers=auth(mover))
+        assert r.status_code == 200, r.text
+    assert_rate_limited(client.post(f"/api/games/{gid}/hint", headers=auth(mover)))
+    taken = client.get(f"/api/games/{gid}").json()["hints_taken"]
+    assert len(taken) == 2
+
+
+def test_analyses_past_the_rate_get_429_before_any_work(make_client: AppFactory) -> None:
+    """Counted per client whatever the request holds: a flood of analysis requests is refused
+    at the door, before the record is even read."""
+    client = make_client(rate_analysis="2/minute")
+    for _ in range(2):
+        r = client.post("/api/records/analysis", json={"not": "a record"})
+        assert r.status_code in (400, 422), r.text
+    assert_rate_limited(client.post("/api/records/analysis", json={"not": "a record"}))
+    gid = create(client)["id"]
+    assert_rate_limited(client.post(f"/api/games/{gid}/analysis"))
+    other = other_client(client, "192.0.2.7")
+    assert other.post(f"/api/games/{gid}/analysis").status_code == 409
+
+
 def test_rate_limits_are_shared_by_the_processes_of_one_world(make_client: AppFactory) -> None:
     """With KERALA_REDIS the counters are in Redis: two processes of one world count together."""
     prefix = f"kerala-test-{secrets.token_hex(4)}"

@@ -66,6 +66,8 @@ ACTION_WORDS = {
     "create": "create games",
     "seat": "take seats",
     "decide": "submit decisions",
+    "hint": "ask for hints",
+    "analysis": "start analyses",
 }
 
 

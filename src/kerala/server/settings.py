@@ -120,12 +120,16 @@ class Settings(BaseSettings):
     rate_create: str = "30/minute;300/hour"
     #: ... take this many open seats ...
     rate_seat: str = "30/minute;300/hour"
-    #: ... and submit this many decisions (REST and WebSocket together).
+    #: ... submit this many decisions (REST and WebSocket together) ...
     rate_decide: str = "30/second;1800/minute"
+    #: ... ask for this many hints (beside KERALA_HINTS_PER_CLIENT, hints under way at once) ...
+    rate_hint: str = "10/minute;120/hour"
+    #: ... and start this many analyses (beside KERALA_ANALYSIS_PER_CLIENT, analyses at once).
+    rate_analysis: str = "6/minute;60/hour"
     #: Seconds between SQLite write-ahead log checkpoints (which truncate the log).
     sqlite_checkpoint: Annotated[float, Field(gt=0, le=3600)] = 30.0
 
-    @field_validator("rate_create", "rate_seat", "rate_decide")
+    @field_validator("rate_create", "rate_seat", "rate_decide", "rate_hint", "rate_analysis")
     @classmethod
     def _rate(cls, v: str) -> str:
         from kerala.server.ratelimit import parse_rate

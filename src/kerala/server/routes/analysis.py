@@ -45,7 +45,7 @@ from kerala.notation import Record, write_record
 from kerala.server.advice import ANALYSIS, Advice, Closed
 from kerala.server.errors import ApiError
 from kerala.server.routes.clients import client_address
-from kerala.server.routes.deps import BotsDep, GameIdDep, ServiceDep
+from kerala.server.routes.deps import BotsDep, GameIdDep, ServiceDep, rate_limit
 from kerala.server.schemas import ERRORS
 
 log = logging.getLogger("kerala.server.analysis")
@@ -227,7 +227,11 @@ def _finished_points(
 
 
 @router.post(
-    "/games/{game_id}/analysis", status_code=202, response_model=AnalysisJobOut, responses=ERRORS
+    "/games/{game_id}/analysis",
+    status_code=202,
+    response_model=AnalysisJobOut,
+    responses=ERRORS,
+    dependencies=[rate_limit("analysis")],
 )
 async def analyse_game(
     request: Request,
@@ -258,7 +262,13 @@ async def analyse_game(
     return (await _start(request, bots.advice, prepare, time, key)).to_json()
 
 
-@router.post("/records/analysis", status_code=202, response_model=AnalysisJobOut, responses=ERRORS)
+@router.post(
+    "/records/analysis",
+    status_code=202,
+    response_model=AnalysisJobOut,
+    responses=ERRORS,
+    dependencies=[rate_limit("analysis")],
+)
 async def analyse_record(
     request: Request,
     bots: BotsDep,

@@ -287,7 +287,12 @@ def server_time(service: ServiceDep) -> dict[str, str]:
     return {"now": service.now().isoformat()}
 
 
-@router.post("/games/{game_id}/hint", response_model=Hints, responses=SEAT_ERRORS)
+@router.post(
+    "/games/{game_id}/hint",
+    response_model=Hints,
+    responses=SEAT_ERRORS,
+    dependencies=[rate_limit("hint")],
+)
 async def hint(
     request: Request,
     game_id: GameIdDep,
