@@ -25,8 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: address, which the default decision rate, made for people (docs/security.md, "Rate limits"),
 #: refuses. Every server the tests start, in this process or as a subprocess, reads this from
 #: the environment; the tests of the limit itself set theirs explicitly. Hints and analyses
-#: are asked for faster than a person would too. The other limits (creating games, taking
-#: seats) keep their defaults: the suite stays under them.
+#: are asked for faster than a person would too, and one browser session makes games and takes
+#: seats faster than a person would (the web tests share one server for a whole module).
+os.environ.setdefault("KERALA_RATE_CREATE", "1000/second")
+os.environ.setdefault("KERALA_RATE_SEAT", "1000/second")
 os.environ.setdefault("KERALA_RATE_DECIDE", "1000/second")
 os.environ.setdefault("KERALA_RATE_HINT", "1000/second")
 os.environ.setdefault("KERALA_RATE_ANALYSIS", "1000/second")
