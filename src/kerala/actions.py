@@ -27,13 +27,12 @@ Each decision also has a short text form, ``str(d)``, in the terminal's tile cod
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kerala.errors import KeralaError, TileSetError
+from kerala.errors import KeralaError, TileSetError, shown_as_json
 from kerala.grounds import LIMIT
 from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType, tile_from_code
 
@@ -133,15 +132,6 @@ FollowUp = MoveElephant | MoveStack | FollowUpSkip
 
 def _xy(c: Cell) -> str:
     return f"{c[0]},{c[1]}"
-
-
-def shown_as_json(value: object) -> str:
-    """A value for a message about JSON input, as JSON shows it (``[5, 5]``, ``true``,
-    ``"x"``), not in Python's form."""
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def cell_json(c: tuple[int, int]) -> str:

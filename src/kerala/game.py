@@ -45,9 +45,8 @@ from kerala.actions import (
     Place,
     cell_json,
     parse_decision,
-    shown_as_json,
 )
-from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
+from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError, shown_as_json
 from kerala.grounds import (
     LIMIT,
     NEIGHBOURS,

@@ -24,9 +24,9 @@ from kerala.bots.analysis import (
     verdict,
 )
 from kerala.bots.greedy import score_decisions
+from kerala.bots.match import play_game
 from kerala.cli import app
 from kerala.game import Phase, new_game
-from kerala.match import play_game
 from kerala.notation import read_record, write_record
 from kerala.tiles import TileType
 

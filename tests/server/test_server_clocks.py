@@ -22,8 +22,8 @@ from serverlib import AppFactory, FakeTime, auth, create, play_chosen, tokens_of
 from serverproc import Server
 
 from kerala.actions import decision_from_json
+from kerala.clocks import COMEBACK, Clock, TimeControl
 from kerala.notation import read_record
-from kerala.server.clocks import COMEBACK, Clock, TimeControl
 from kerala.server.domain import NotYourTurn
 
 REDIS = "redis://127.0.0.1:6379/0"

@@ -14,8 +14,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kerala.cli import app
+from kerala.clocks import parse_realtime
 from kerala.notation import read_record
-from kerala.server.clocks import parse_realtime
 from kerala.tui.session import new_session
 
 

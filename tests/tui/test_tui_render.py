@@ -16,9 +16,9 @@ from rich.console import Console
 
 from kerala.actions import Place
 from kerala.bots import make_bot
+from kerala.bots.match import play_game
 from kerala.errors import KeralaError
 from kerala.game import new_game
-from kerala.match import play_game
 from kerala.notation import write_record
 from kerala.playerview import LYING, STANDING, cell_text, elephant_markers
 from kerala.tiles import tile

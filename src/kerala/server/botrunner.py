@@ -57,7 +57,7 @@ def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Decision]) -> 
     return bot.choose(view, list(legal)).to_json()
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL)."""
 
     def watch() -> None:
@@ -68,7 +68,7 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="kerala-parent-watch", daemon=True).start()
 
 
-def _warm() -> int:
+def warm_worker() -> int:
     # Importing the bots in a fresh worker takes a moment: do it before the first game needs it.
     from kerala.bots import bot_names
 
@@ -105,7 +105,7 @@ class BotRunner:
                 self._pool = ProcessPoolExecutor(
                     self.settings.bot_workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_watch_parent,
+                    initializer=watch_parent,
                     initargs=(os.getpid(),),
                 )
             else:
@@ -119,7 +119,7 @@ class BotRunner:
         the clocks for the time no server ran (before any game is read), then keep them."""
         self.clocks.resume()
         self.clocks.start()
-        self._executor().submit(_warm)
+        self._executor().submit(warm_worker)
         self.advice.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 

@@ -42,9 +42,9 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
+from kerala.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState
-from kerala.server.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
 from kerala.server.domain import (
     BadDecision,
     BadToken,

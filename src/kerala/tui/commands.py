@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from kerala.bots import BotSpecError, make_bot
-        from kerala.cli import fail, read_input_file
+        from kerala.console import fail, read_input_file
         from kerala.tiles import COLORS
         from kerala.tui.session import default_bot_spec, load_session, new_session
 
@@ -202,7 +202,7 @@ def register(app: typer.Typer) -> None:
                 all_names.append(label if specs.count(seat_spec) == 1 else f"{label} {i + 1}")
         control = None
         if clock is not None:
-            from kerala.server.clocks import ClockError, parse_realtime
+            from kerala.clocks import ClockError, parse_realtime
 
             try:
                 control = parse_realtime(clock, default_bot_spec())
