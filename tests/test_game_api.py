@@ -269,10 +269,12 @@ def test_text_forms_of_each_kind_of_decision() -> None:
     examples = {
         "pass": Pass(1),
         "skip": FollowUpSkip(1),
-        "G2 0,0>1,0": Place(1, tile("green:e2"), (1, 0), (0, 0)),
-        "Rak -1,2>-1,3 W": Place(1, tile("red:arch-black"), (-1, 3), (-1, 2), "W"),
-        "elephant 0,0>2,-1": MoveElephant(1, (0, 0), (2, -1)),
-        "stack 1,0>2,0": MoveStack(1, (1, 0), (2, 0)),
+        "G2 0,0>1,0": Place(seat=1, take=tile("green:e2"), to=(1, 0), from_=(0, 0)),
+        "Rak -1,2>-1,3 W": Place(
+            seat=1, take=tile("red:arch-black"), to=(-1, 3), from_=(-1, 2), arch="W"
+        ),
+        "elephant 0,0>2,-1": MoveElephant(seat=1, from_=(0, 0), to=(2, -1)),
+        "stack 1,0>2,0": MoveStack(seat=1, from_=(1, 0), to=(2, 0)),
     }
     for text, d in examples.items():
         assert str(d) == text
@@ -317,11 +319,14 @@ def test_state_parse_decision_refuses_an_illegal_decision_naming_the_rule() -> N
 
 
 def test_describe_says_a_decision_in_words() -> None:
-    place = Place(0, tile("blue:move-tile"), (1, 0), (0, 0))
+    place = Place(seat=0, take=tile("blue:move-tile"), to=(1, 0), from_=(0, 0))
     assert describe(place) == "took BT (blue:move-tile) to (1, 0) from (0, 0)"
     assert describe(Pass(0)) == "passed (an elephant lies down)"
     assert describe(FollowUpSkip(0), place=place) == "skipped the move-tile follow-up"
-    assert describe(MoveStack(0, (2, 0), (0, 1))) == "moved the stack from (2, 0) to (0, 1)"
+    assert (
+        describe(MoveStack(seat=0, from_=(2, 0), to=(0, 1)))
+        == "moved the stack from (2, 0) to (0, 1)"
+    )
 
 
 # -- one validator of cells, one split and merge of turns ----------------------------------------
@@ -337,8 +342,8 @@ def test_p6_one_cell_reader_for_decisions_records_and_grounds() -> None:
 
 
 def test_sp1_sp2_turn_folds_and_unfolds_its_follow_up() -> None:
-    place = Place(0, tile("green:move-tile"), (1, 0), (0, 0))
-    move = MoveStack(0, (1, 0), (1, 1))
+    place = Place(seat=0, take=tile("green:move-tile"), to=(1, 0), from_=(0, 0))
+    move = MoveStack(seat=0, from_=(1, 0), to=(1, 1))
     turn = turn_to_json(place, move)
     assert turn["move_stack"] == {"from": [1, 0], "to": [1, 1]}
     assert turn_from_json(turn) == (place, move)

@@ -228,7 +228,7 @@ def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
     s = new_game(["blue", "red"], seed=1)
     title = grounds_panel(s.view(0), 0, "Ada").title
     assert title is not None and "passes left" in str(title)
-    d = Place(0, tile("green:e2"), (1, 0), (0, 0))
+    d = Place(seat=0, take=tile("green:e2"), to=(1, 0), from_=(0, 0))
     assert advice(d) == "take G2 (green:e2) to (1, 0) from (0, 0)"
     assert advice(Pass(0)) == "pass (lay an elephant down)"
 
