@@ -36,8 +36,8 @@ SLOW_MODULES = frozenset({"tests/tui/test_tui_terminal.py", "tests/bots/test_bot
 #: Single tests that run long: waiting on progress output, or many random grounds.
 SLOW_TESTS = frozenset(
     {
-        "tests/test_cli.py::test_issue14_simulate_progress_moves_every_second_with_eta",
-        "tests/test_cli.py::test_issue14_simulate_progress_moves_per_finished_game",
+        "tests/test_cli.py::test_simulate_progress_moves_every_second_with_eta",
+        "tests/test_cli.py::test_simulate_progress_moves_per_finished_game",
         "tests/test_cli.py::test_bad_arguments_give_a_clear_error",
         "tests/test_grounds.py::test_sp2_plan_matches_the_rule_text_on_random_grounds",
     }

@@ -75,7 +75,7 @@ def imports_of(path: Path) -> list[tuple[str, list[str], bool]]:
 # -- the engine's structure (issue 15: "each rule and job written once") -----------------------
 
 
-def test_issue15_views_import_game_and_the_engine_has_no_import_cycle() -> None:
+def test_views_import_game_and_the_engine_has_no_import_cycle() -> None:
     graph: dict[str, set[str]] = {}
     for name in ENGINE:
         deps = set()
@@ -102,21 +102,21 @@ def test_issue15_views_import_game_and_the_engine_has_no_import_cycle() -> None:
             visit(n, [])
 
 
-def test_issue15_engine_modules_import_at_top_level_only() -> None:
+def test_engine_modules_import_at_top_level_only() -> None:
     """An import hidden inside a function is how the old cycle hid."""
     for name in ENGINE:
         inner = [m for m, _, top in imports_of(SRC / f"{name}.py") if not top]
         assert inner == [], (name, inner)
 
 
-def test_issue15_no_private_name_crosses_an_engine_module() -> None:
+def test_no_private_name_crosses_an_engine_module() -> None:
     for path in [SRC / f"{name}.py" for name in ENGINE]:
         for module, names, _ in imports_of(path):
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
             assert private == [], f"{path.relative_to(ROOT)} imports {private} from {module}"
 
 
-def test_issue15_every_state_is_made_by_the_one_constructor() -> None:
+def test_every_state_is_made_by_the_one_constructor() -> None:
     offenders = [
         str(p.relative_to(ROOT))
         for p in sorted(SRC.rglob("*.py"))
@@ -131,7 +131,7 @@ def test_issue15_every_state_is_made_by_the_one_constructor() -> None:
         assert all(hasattr(made, slot) for slot in GameState.__slots__)
 
 
-def test_issue15_no_outside_module_sets_the_removal_of_a_state() -> None:
+def test_no_outside_module_sets_the_removal_of_a_state() -> None:
     """Replays keep the removal inside the engine: nobody writes ``x.removal = ...`` or
     ``x.removal_known = ...`` outside :mod:`kerala.game`."""
     pattern = re.compile(r"^\s*\w+\.removal(_known)?\s*=", re.M)

@@ -176,7 +176,7 @@ def v1_errors(doc: dict[str, Any]) -> list[str]:
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 4))
-def test_issue11_3_plain_record_holds_only_version_1_fields(seed: int, n: int) -> None:
+def test_plain_record_holds_only_version_1_fields(seed: int, n: int) -> None:
     full = timed_record(play_random(seed, ["blue", "red", "green", "black"][:n]))
     assert v1_errors(full), "the full record has fields version 1 does not know"
     assert any("'clock'" in m and "'analysis'" in m for m in v1_errors(full))
@@ -189,7 +189,7 @@ def test_issue11_3_plain_record_holds_only_version_1_fields(seed: int, n: int) -
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000))
-def test_issue11_3_plain_record_replays_to_the_same_game(seed: int) -> None:
+def test_plain_record_replays_to_the_same_game(seed: int) -> None:
     state = play_random(seed, ["blue", "red", "green"])
     full = timed_record(state)
     plain = plain_record(full)
@@ -202,7 +202,7 @@ def test_issue11_3_plain_record_replays_to_the_same_game(seed: int) -> None:
     assert plain == write_record(state, PLAYERS[:3])
 
 
-def test_issue11_3_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> None:
+def test_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> None:
     """A game in progress (a follow-up pending, random removal kept secret) keeps everything
     but the optional fields; the plain form of a plain record is the record itself."""
     for stop in range(6, 30):
@@ -229,7 +229,7 @@ def test_issue11_3_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> N
         ({"format": "kerala-record", "version": 1, "rounds": 3}, "'rounds' must be a list"),
     ],
 )
-def test_issue11_3_plain_record_refuses_what_is_no_record(doc: Any, message: str) -> None:
+def test_plain_record_refuses_what_is_no_record(doc: Any, message: str) -> None:
     with pytest.raises(NotationError) as e:
         plain_record(doc)
     assert message in str(e.value) and "\n" not in str(e.value)
@@ -275,7 +275,7 @@ def old_read(src: Path, doc: dict[str, Any]) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_issue11_3_the_reader_from_before_the_clock_fields_reads_the_plain_form(
+def test_the_reader_from_before_the_clock_fields_reads_the_plain_form(
     tmp_path: Path,
 ) -> None:
     src = old_source(tmp_path)

@@ -65,7 +65,7 @@ def all_events(http: httpx.Client, gid: str) -> list[dict[str, Any]]:
     return out
 
 
-def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
+def test_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     cluster: list[Server],
 ) -> None:
     a, b = cluster
@@ -116,7 +116,7 @@ def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     assert got[-1]["game"]["decision_number"] == 6 and got[-1]["game"]["seat"] is None
 
 
-def test_issue11_2_first_event_arrives_without_a_later_one(cluster: list[Server]) -> None:
+def test_first_event_arrives_without_a_later_one(cluster: list[Server]) -> None:
     """One decision on B, nothing else: a socket on A gets it (live fan-out, not gap filling)."""
     a, b = cluster
     seats = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
@@ -210,7 +210,7 @@ class Follower:
                 await asyncio.sleep(0.2)
 
 
-def test_issue11_2_kill9_loses_nothing_clients_move_over_bots_are_taken_over(
+def test_kill9_loses_nothing_clients_move_over_bots_are_taken_over(
     cluster: list[Server], prefix: str
 ) -> None:
     """A person plays a bot; watchers follow on both processes. The process holding the bot's
@@ -288,7 +288,7 @@ def server_children(pid: int) -> list[int]:
     return out
 
 
-def test_issue11_2_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: Path) -> None:
+def test_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: Path) -> None:
     """``kerala serve --workers 2``: two server processes behind one port form one world."""
     srv = Server(
         pg_url,
@@ -329,7 +329,7 @@ def test_issue11_2_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: P
         srv.stop()
 
 
-def test_issue11_2_ready_says_when_the_database_is_gone(make_client: Any, pg_url: str) -> None:
+def test_ready_says_when_the_database_is_gone(make_client: Any, pg_url: str) -> None:
     """Readiness (docs/deploy.md): 200 while the database answers, 503 once it is gone."""
     client = make_client(db=pg_url)
     assert client.get("/api/ready").json() == {

@@ -52,7 +52,7 @@ def page() -> Iterator[Page]:
         assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def test_issue11_4_take_a_free_seat_from_the_home_page(server: Server, page: Page) -> None:
+def test_take_a_free_seat_from_the_home_page(server: Server, page: Page) -> None:
     created = post(
         f"{server.url}/api/games",
         {"seats": [{"name": "Ada", "color": "blue"}, {"color": "green", "kind": "open"}]},

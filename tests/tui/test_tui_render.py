@@ -205,7 +205,7 @@ def test_session_refuses_wrong_seat_count() -> None:
 # -- issue 14 -------------------------------------------------------------------------------
 
 
-def test_issue14_removed_cell_keeps_its_elephant_marker() -> None:
+def test_removed_cell_keeps_its_elephant_marker() -> None:
     from kerala.tui.render import draw_grid, removed_text
 
     assert removed_text("G23@") == "G2x@"
@@ -216,7 +216,7 @@ def test_issue14_removed_cell_keeps_its_elephant_marker() -> None:
     assert "Bsxz" in text.plain and "G2x@" in text.plain
 
 
-def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
+def test_titles_say_passes_left_and_hints_give_advice() -> None:
     from kerala.actions import Pass
     from kerala.tui.render import advice, grounds_panel, passes_words
 
@@ -233,7 +233,7 @@ def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
     assert advice(Pass(0)) == "pass (lay an elephant down)"
 
 
-def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
+def test_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
     from kerala.actions import MoveElephant
     from kerala.game import Phase
     from kerala.tui.turn import TurnBuilder
@@ -269,7 +269,7 @@ def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
     focus=st.lists(st.integers(0, 59), max_size=8),
     limit=st.integers(1, 30),
 )
-def test_issue14_window_lines_fit_and_keep_what_matters(
+def test_window_lines_fit_and_keep_what_matters(
     lo: int, size: int, focus: list[int], limit: int
 ) -> None:
     """Whatever the grounds, the grid never takes more lines than given, and keeps every
