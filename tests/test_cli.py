@@ -519,7 +519,7 @@ def test_bench_refuses_endless_or_senseless_seconds(value: str, message: str) ->
     assert f"error: invalid value for '--seconds': {message}" in p.stderr
 
 
-# -- issue 14: progress and Ctrl-C in simulate -----------------------------------------------
+# -- progress and Ctrl-C in simulate ---------------------------------------------------------
 
 
 def test_simulate_ctrl_c_stops_within_2_s_and_keeps_whole_records(

@@ -8,8 +8,8 @@ reads is the plain form: the record without its optional fields (``kerala.notati
 plain_record``). These tests check that a timed (and analysed) record's plain form holds only
 version-1 fields, by the record schema shipped before any optional field existed (commit
 6042adc, kept verbatim below so that the check runs on any checkout, shallow clones included),
-that it replays to the same game and result, and, where the repository's history is at hand,
-that the reader of that commit reads it.
+that it replays to the same game and result, and that the reader of that commit (frozen in
+tests/data) reads it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from kerala.notation import plain_record, read_record, write_record
 ROOT = Path(__file__).resolve().parents[1]
 #: The commit whose reader knows no optional field (before ``analysis`` and the clock fields).
 OLD = "6042adc"
+OLD_ARCHIVE = ROOT / "tests" / "data" / f"reader-{OLD}.tar.gz"
 #: ``src/kerala/schemas/record.schema.json`` as shipped at 6042adc: version 1 with no optional
 #: fields (``additionalProperties: false`` on the record, players, rounds, turns and scores).
 V1_SCHEMA_TEXT = r"""{
@@ -236,21 +238,11 @@ def test_plain_record_refuses_what_is_no_record(doc: Any, message: str) -> None:
 
 
 def old_source(tmp: Path) -> Path:
-    """The package as of :data:`OLD`, from the repository's history (skip where it is not)."""
-    try:
-        have = subprocess.run(
-            ["git", "-C", str(ROOT), "cat-file", "-e", f"{OLD}^{{commit}}"],
-            capture_output=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        pytest.skip("no git here: the schema test covers the plain form")
-    if have.returncode != 0:
-        pytest.skip(f"commit {OLD} is not in this clone (shallow?): the schema test covers it")
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", OLD, "src"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    """The reader as of :data:`OLD`: the modules ``kerala.notation`` imported at that commit,
+    with their package data, frozen in ``tests/data`` so that every checkout has them (``git
+    archive 6042adc src`` gives the same files)."""
+    with tarfile.open(OLD_ARCHIVE) as tar:
+        tar.extractall(tmp, filter="data")
     return tmp / "src"
 
 
@@ -279,12 +271,7 @@ def test_the_reader_from_before_the_clock_fields_reads_the_plain_form(
     tmp_path: Path,
 ) -> None:
     src = old_source(tmp_path)
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{OLD}:src/kerala/schemas/record.schema.json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    text = (src / "kerala" / "schemas" / "record.schema.json").read_text()
     assert json.loads(text) == V1_SCHEMA, "the schema above is the one shipped at 6042adc"
     for seed, colors in ((3, ["blue", "red"]), (11, ["blue", "red", "green"])):
         state = play_random(seed, colors)

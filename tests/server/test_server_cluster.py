@@ -74,19 +74,22 @@ def test_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     gid = created["id"]
     tokens = {i["seat"]: i["token"] for i in created["invites"]}
 
-    async def watch_on_a(n: int) -> list[dict[str, Any]]:
-        got: list[dict[str, Any]] = []
-        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws?since=0") as ws:
+    got: list[dict[str, Any]] = []
+
+    async def watch_on_a(n: int, listening: asyncio.Event, heard: asyncio.Event) -> None:
+        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws") as ws:
             await ws.send(json.dumps({"type": "hello"}))
             while len(got) < n:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                listening.set()  # the first message, a sync: A has the socket subscribed
                 if msg["type"] == "event":
                     got.append(msg)
-        return got
+                    heard.set()
 
-    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        watcher = asyncio.create_task(watch_on_a(6))
-        await asyncio.sleep(0.5)
+    async def scenario() -> list[dict[str, Any]]:
+        listening, heard = asyncio.Event(), asyncio.Event()
+        watcher = asyncio.create_task(watch_on_a(6, listening, heard))
+        await asyncio.wait_for(listening.wait(), 10)
         sent = []
         for i in range(6):
             srv = (b, a)[i % 2] if i else b  # the first on B alone, then B and A by turns
@@ -105,12 +108,14 @@ def test_a_socket_on_one_process_hears_decisions_sent_to_the_other(
             assert r.status_code == 200, r.text
             sent.append({**d, "seat": seat})
             if i == 0:
-                # Heard live from B through Redis, not as a gap filled by a later event of A.
-                await asyncio.sleep(1.0)
-                assert not watcher.done()
-        return await watcher, sent
+                # Heard live from B through Redis, not as a gap filled by a later event of A:
+                # the watcher on A has it before anything else happens on A.
+                await asyncio.wait_for(heard.wait(), 10)
+                assert [m["event"]["number"] for m in got] == [1]
+        await watcher
+        return sent
 
-    got, sent = asyncio.run(scenario())
+    sent = asyncio.run(scenario())
     assert [m["event"]["number"] for m in got] == [1, 2, 3, 4, 5, 6]
     assert [m["event"]["decision"] for m in got] == sent
     assert got[-1]["game"]["decision_number"] == 6 and got[-1]["game"]["seat"] is None

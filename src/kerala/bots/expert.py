@@ -119,8 +119,8 @@ class ExpertBot(MCTSBot):
         and the other seat's after its greedy reply), so each value is computed once per
         search. The values are the same as without the memo: only faster. Only the next
         round's grounds are kept: with rollouts deeper than that (``rollout=2``), the later
-        rounds' grounds differ from sample to sample, and keeping them only fed Python's full
-        garbage collections (CPU p99 294.6 ms in a long benchmark run).
+        rounds' grounds differ from sample to sample, and keeping them would only feed Python's
+        full garbage collections (long pauses; docs/bots.md).
         """
         plain = super()._after(g, left)
         memo = self._memo

@@ -10,8 +10,8 @@ runner hears of every committed event, this process's and the other processes'
 (:class:`kerala.server.fanout.Announcer`), and never of reads: reading a game has no side
 effects. A game's task is asked again (:meth:`BotRunner.poke`) when it is running already; it
 looks once more before it ends, and it leaves the table of tasks in the same step as it decides
-to end, so no request falls between a task that is ending and a new one (issue 11: a task that
-had just seen "a person to move" used to swallow the next bot turn). Across processes the
+to end, so no request falls between a task that is ending and a new one (else a task that has
+just seen "a person to move" could swallow the next bot turn). Across processes the
 broker's lease makes one process run a game's bot turns; every process also looks for bot
 turns left waiting (a dead process's, a lost message's) every ``bot_sweep`` seconds, and takes
 them over once their lease has run out. A game whose bot was to move when a server stopped is

@@ -507,8 +507,8 @@ class GameService:
         event loop (a fraction of a millisecond), and its write awaited from the group
         committer: no thread waits for it, and the lock is held until it is committed. A
         refusal from the cache, a game not cached, a lock taken, or a write that finds the
-        game moved on: :meth:`submit_as` in a worker thread, as before (it reads the game back
-        and judges again)."""
+        game moved on: :meth:`submit_as` in a worker thread (it reads the game back and judges
+        again)."""
         with self.game_lock_if_free(game_id) as got:
             if got:
                 live = self._cached(game_id)
