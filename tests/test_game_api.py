@@ -469,3 +469,55 @@ def test_examples_engine_tour_runs() -> None:
     )
     assert out.stdout.rstrip().endswith("tour done"), out.stdout[-500:]
     assert "refused:" in out.stdout and "undone" in out.stdout
+
+
+# -- one turn API: move_stack, peek, outcome; hidden tiles redrawn by the engine ---------------
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 60))
+def test_move_stack_and_peek_follow_the_decisions_and_undo(seed: int, n: int) -> None:
+    s = played(seed, ["blue", "red", "green"], stop=n)
+    stack = [e for e in s.log if not isinstance(e, kerala.TileType)]
+    assert s.move_stack == stack
+    s.move_stack.clear()  # a new list each time: the state keeps its own
+    assert s.move_stack == stack
+    if not stack:
+        with pytest.raises(IndexError):
+            s.peek()
+        return
+    assert s.peek() is stack[-1]
+    assert s.undo() == stack[-1]
+    assert s.move_stack == stack[:-1]
+
+
+def test_outcome_is_none_until_the_end_then_totals_ranks_and_winners_sc7() -> None:
+    s = played(4, ["blue", "red", "green", "black"], stop=10)
+    assert not s.is_over() and s.outcome() is None
+    s = played(4, ["blue", "red", "green", "black"])
+    out = s.outcome()
+    assert out is not None
+    assert list(out.totals) == [b.total for b in s.scores()]
+    assert list(out.ranks) == s.ranks()
+    assert out.winners == tuple(i for i, r in enumerate(s.ranks()) if r == 1)
+    assert out == kerala.Outcome(out.totals, out.ranks, out.winners)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 40), draw=st.integers(0, 10_000))
+def test_redrawn_changes_only_what_no_player_has_seen_i2(seed: int, n: int, draw: int) -> None:
+    s = played(seed, ["blue", "red"], stop=n)
+    before = s.copy()
+    t = s.redrawn(random.Random(draw))
+    assert s == before  # the state itself is unchanged
+    assert t.rng is None
+    for seat in (None, 0, 1):
+        assert t.view(seat) == s.view(seat)  # every view the same
+    assert sorted(t.removed + t.bag, key=str) == sorted(s.removed + s.bag, key=str)
+    played_colors = set(s.colors)
+    assert [x for x in t.bag if x.color in played_colors] == [
+        x for x in s.bag if x.color in played_colors
+    ]
+    assert len(t.removed) == len(s.removed) and all(x.color not in played_colors for x in t.removed)
+    removed, bag = s.hidden_redrawn(random.Random(draw))
+    assert (removed, bag) == (t.removed, t.bag)

@@ -237,7 +237,7 @@ def test_i2_views_never_contain_hidden_information(seed: int, n: int) -> None:
             continue
         # Another state, same public facts, other hidden facts: its views must be equal.
         t = s.copy(with_rng=False)
-        t.rng = random.Random(seed + 1)
+        t.use_rng(random.Random(seed + 1))
         random.Random(seed).shuffle(t.bag)
         players = set(t.colors)
         for i in range(len(t.removed)):

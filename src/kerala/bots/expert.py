@@ -199,7 +199,7 @@ class ExpertBot(MCTSBot):
         redraw = hidden_removal and base.phase != Phase.REMOVAL
         out_of_time = False
         while samples < max_samples and not out_of_time:
-            bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
+            bag = base.hidden_redrawn(rng)[1] if redraw else base.bag
             shown = rng.sample(bag, n)
             for i in range(m):
                 zs[i] = nxt.margin(i, shown) / temp

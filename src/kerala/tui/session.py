@@ -482,7 +482,7 @@ def load_session(
     rng = fresh_rng(seed)
     if state.removal == "random" and not state.removal_known:
         state = sample_state(state.view(None), rng)
-    state.rng = rng
+    state.use_rng(rng)
     seats = []
     for i, p in enumerate(rec.players):
         spec = p.get("bot")
