@@ -525,7 +525,11 @@ def _check_draws_possible(
 
 
 def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = None) -> Record:
-    """Validate a record and replay it through the rules; the result holds the final state."""
+    """Validate a record and replay it through the rules; the result holds the final state.
+
+    Long because every refusal names the turn it is about, so the checks of a turn run in the
+    one loop that replays them.
+    """
     d = _as_doc(doc, RECORD_FORMAT)
     allowed = {"format", "version", "tileset", "players", "removal", "removed", "rounds", "result"}
     allowed.add("analysis")  # optional post-game analysis (kerala.bots.analysis): ignored here

@@ -83,7 +83,10 @@ def _split(value: str | None, option: str) -> list[str] | None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``play`` to the ``kerala`` app."""
+    """Add ``play`` to the ``kerala`` app.
+
+    Long because the command declares each of its options inline, as Typer reads them.
+    """
 
     @app.command("play")
     def play(
@@ -127,7 +130,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Play Kerala in the terminal: humans at one keyboard against bots."""
+        """Play Kerala in the terminal: humans at one keyboard against bots.
+
+        \f
+        Long because each option is declared in its signature and checked in one place.
+        """
         from rich.console import Console
 
         from kerala.bots import BotSpecError, make_bot
