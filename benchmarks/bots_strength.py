@@ -34,8 +34,8 @@ from typing import Any
 
 from kerala.actions import Decision
 from kerala.bots import Bot, make_bot
+from kerala.bots.match import play_game
 from kerala.bots.tournament import GameSpec, schedule, wilson
-from kerala.match import play_game
 from kerala.views import PlayerView
 
 

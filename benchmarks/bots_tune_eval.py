@@ -32,8 +32,8 @@ from typing import Any
 
 from kerala.bots.evaluation import DEFAULT_WEIGHTS, Weights
 from kerala.bots.greedy import GreedyBot
+from kerala.bots.match import play_game
 from kerala.bots.tournament import wilson
-from kerala.match import play_game
 
 COLORS = ["blue", "red", "green", "purple", "black"]
 NAMES = [f.name for f in fields(Weights) if f.name != "linear"]

@@ -88,7 +88,7 @@ def sp2_hole_position() -> GameState:
         elephants=[(2, 0), (0, 2)],
     )
     s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (3, 0), (2, 0)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 0), from_=(2, 0)))
     return s
 
 
@@ -284,14 +284,14 @@ def rule_text_decisions(s: GameState) -> set[Decision]:
                     continue
                 for t in set(s.display):
                     for arch in EDGES if t.is_arch else (None,):
-                        out.add(Place(seat, t, to, (x, y), arch))
+                        out.add(Place(seat=seat, take=t, to=to, from_=(x, y), arch=arch))
         return out
     out.add(FollowUpSkip(seat))
     if s.pending == "move-elephant":
         for e in els:
             for c in cells:
                 if c not in els:
-                    out.add(MoveElephant(seat, e, c))
+                    out.add(MoveElephant(seat=seat, from_=e, to=c))
         return out
     for src in cells:
         if src in els:
@@ -306,7 +306,7 @@ def rule_text_decisions(s: GameState) -> set[Decision]:
             for dx, dy in DELTAS:
                 dst = (c[0] + dx, c[1] + dy)
                 if dst not in cells and holes(rest | {dst}) <= before:
-                    out.add(MoveStack(seat, src, dst))
+                    out.add(MoveStack(seat=seat, from_=src, to=dst))
     return out
 
 
@@ -377,20 +377,20 @@ def candidate_decisions(s: GameState, extra_tiles: int = 2, seed: int = 0) -> li
             for dx, dy in near:
                 to = (frm[0] + dx, frm[1] + dy)
                 for arch in (None, *EDGES):
-                    out.append(Place(seat, t, to, frm, arch))
+                    out.append(Place(seat=seat, take=t, to=to, from_=frm, arch=arch))
     for frm in wide:
         for to in wide:
-            out.append(MoveElephant(seat, frm, to))
-            out.append(MoveStack(seat, frm, to))
+            out.append(MoveElephant(seat=seat, from_=frm, to=to))
+            out.append(MoveStack(seat=seat, from_=frm, to=to))
     # Decisions of the wrong seat with otherwise plausible content.
     other = (seat + 1) % s.n
     for d in s.legal_decisions():
         if isinstance(d, Place):
-            out.append(Place(other, d.take, d.to, d.from_, d.arch))
+            out.append(Place(seat=other, take=d.take, to=d.to, from_=d.from_, arch=d.arch))
         elif isinstance(d, MoveElephant):
-            out.append(MoveElephant(other, d.from_, d.to))
+            out.append(MoveElephant(seat=other, from_=d.from_, to=d.to))
         elif isinstance(d, MoveStack):
-            out.append(MoveStack(other, d.from_, d.to))
+            out.append(MoveStack(seat=other, from_=d.from_, to=d.to))
     return out
 
 

@@ -26,11 +26,11 @@ from kerala.tiles import tile
 
 EXAMPLES: list[Decision] = [
     Pass(1),
-    Place(0, tile("black:e3"), (1, 0), (0, 0)),
-    Place(2, tile("purple:arch-red"), (2, 0), (1, 0), "N"),
-    Place(4, tile("green:move-tile"), (-3, 7), (-3, 6)),
-    MoveElephant(0, (4, 2), (-2, 0)),
-    MoveStack(1, (-1, 0), (3, 1)),
+    Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0)),
+    Place(seat=2, take=tile("purple:arch-red"), to=(2, 0), from_=(1, 0), arch="N"),
+    Place(seat=4, take=tile("green:move-tile"), to=(-3, 7), from_=(-3, 6)),
+    MoveElephant(seat=0, from_=(4, 2), to=(-2, 0)),
+    MoveStack(seat=1, from_=(-1, 0), to=(3, 1)),
     FollowUpSkip(3),
 ]
 
@@ -58,21 +58,23 @@ def test_decision_repr_is_code(d: Decision) -> None:
 
 
 def test_decisions_are_frozen() -> None:
-    d = Place(0, tile("black:e3"), (1, 0), (0, 0))
+    d = Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0))
     with pytest.raises(dataclasses.FrozenInstanceError):
         d.seat = 1  # type: ignore[misc]
 
 
 def test_notation_md_turn_shapes() -> None:
     assert Pass(1).to_json() == {"seat": 1, "pass": True}
-    assert Place(0, tile("purple:arch-red"), (2, 0), (1, 0), "N").to_json() == {
+    assert Place(
+        seat=0, take=tile("purple:arch-red"), to=(2, 0), from_=(1, 0), arch="N"
+    ).to_json() == {
         "seat": 0,
         "take": "purple:arch-red",
         "to": [2, 0],
         "from": [1, 0],
         "arch": "N",
     }
-    assert MoveStack(1, (-1, 0), (3, 1)).to_json() == {
+    assert MoveStack(seat=1, from_=(-1, 0), to=(3, 1)).to_json() == {
         "seat": 1,
         "move_stack": {"from": [-1, 0], "to": [3, 1]},
     }

@@ -341,7 +341,7 @@ def kerala_in(stdin: str, *args: str | Path) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_issue14_score_reads_the_worked_example_as_a_text_grid(tmp_path: Path) -> None:
+def test_score_reads_the_worked_example_as_a_text_grid(tmp_path: Path) -> None:
     f = tmp_path / "mine.txt"
     f.write_text(WORKED_EXAMPLE_GRID)
     from_file = kerala("score", "--json", f)
@@ -357,7 +357,7 @@ def test_issue14_score_reads_the_worked_example_as_a_text_grid(tmp_path: Path) -
     assert a == b == c
 
 
-def test_issue14_score_draws_the_grounds_with_removed_cells_beside_the_pad() -> None:
+def test_score_draws_the_grounds_with_removed_cells_beside_the_pad() -> None:
     p = kerala_in(WORKED_EXAMPLE_GRID, "score", "-")
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
@@ -372,7 +372,7 @@ def test_issue14_score_draws_the_grounds_with_removed_cells_beside_the_pad() -> 
     assert "stdin: removed surplus cells (x, SC1): (4, 3), (5, 2)" in p.stdout
 
 
-def test_issue14_text_grid_and_json_side_by_side_in_one_call(tmp_path: Path) -> None:
+def test_text_grid_and_json_side_by_side_in_one_call(tmp_path: Path) -> None:
     f = tmp_path / "grid.txt"
     f.write_text(WORKED_EXAMPLE_GRID)
     p = kerala("score", f, EXAMPLE)
@@ -408,7 +408,7 @@ def test_issue14_text_grid_and_json_side_by_side_in_one_call(tmp_path: Path) -> 
         ("G2 G3\n", "line 1, column 1", "no start tile"),
     ],
 )
-def test_issue14_bad_grids_say_line_and_column(grid: str, where: str, fragment: str) -> None:
+def test_bad_grids_say_line_and_column(grid: str, where: str, fragment: str) -> None:
     p = kerala_in(grid, "score", "-")
     assert p.returncode == 1, p.stdout
     no_traceback(p)
@@ -418,7 +418,7 @@ def test_issue14_bad_grids_say_line_and_column(grid: str, where: str, fragment: 
     assert fragment in line, line
 
 
-def test_issue14_covered_arch_without_edge_and_header_settings() -> None:
+def test_covered_arch_without_edge_and_header_settings() -> None:
     grid = "color: red\npasses: 2\norigin: -1, 0\n.  Rs/Bak/G1 K2\n"
     p = kerala_in(grid, "score", "--json", "-")
     assert p.returncode == 0, p.stderr
@@ -429,7 +429,7 @@ def test_issue14_covered_arch_without_edge_and_header_settings() -> None:
 # -- issue 14: one voice ------------------------------------------------------------------------
 
 
-def test_issue14_version() -> None:
+def test_version() -> None:
     from importlib.metadata import version
 
     p = kerala("--version")
@@ -438,7 +438,7 @@ def test_issue14_version() -> None:
     assert "None" not in p.stdout
 
 
-def test_issue14_help_shows_real_metavariables_in_readme_order() -> None:
+def test_help_shows_real_metavariables_in_readme_order() -> None:
     score = kerala("score", "--help").stdout
     assert "Usage: kerala score [OPTIONS] FILE…" in score
     for bad in ("{files}", "<bool>", "<list[Path]>", "<int>", "<str>"):
@@ -460,7 +460,7 @@ def test_issue14_help_shows_real_metavariables_in_readme_order() -> None:
     assert "Usage: kerala [OPTIONS] COMMAND [ARGS]…" in top
 
 
-def test_issue14_errors_are_one_unwrapped_line_in_one_style(tmp_path: Path) -> None:
+def test_errors_are_one_unwrapped_line_in_one_style(tmp_path: Path) -> None:
     env = {**os.environ, "COLUMNS": "40", "NO_COLOR": "1", "TERM": "dumb"}
     deep = tmp_path / "a-rather-long-folder-name-for-the-test" / "and-a-long-file-name.json"
     for args in (
@@ -483,7 +483,7 @@ def test_issue14_errors_are_one_unwrapped_line_in_one_style(tmp_path: Path) -> N
             assert lines[0] == f"error: {deep}: no such file"
 
 
-def test_issue14_wording_of_file_errors(tmp_path: Path) -> None:
+def test_wording_of_file_errors(tmp_path: Path) -> None:
     p = kerala("record", "check", tmp_path / "nonexist.json")
     assert p.returncode == 1
     assert p.stdout.strip() == f"bad {tmp_path / 'nonexist.json'}: no such file"
@@ -495,7 +495,7 @@ def test_issue14_wording_of_file_errors(tmp_path: Path) -> None:
     assert f"error: --records {blocker}: a file of that name exists; give a folder" in p.stderr
 
 
-def test_issue14_record_check_totals_are_not_python_lists(tmp_path: Path) -> None:
+def test_record_check_totals_are_not_python_lists(tmp_path: Path) -> None:
     s = play_random(5, ("blue", "red"))
     f = write(tmp_path / "done.json", write_record(s, [{"name": "A"}, {"name": "B"}]))
     p = kerala("record", "check", f)
@@ -512,17 +512,17 @@ def test_issue14_record_check_totals_are_not_python_lists(tmp_path: Path) -> Non
         ("0", "must be at least 0.01 seconds, got 0"),
     ],
 )
-def test_issue14_bench_refuses_endless_or_senseless_seconds(value: str, message: str) -> None:
+def test_bench_refuses_endless_or_senseless_seconds(value: str, message: str) -> None:
     p = kerala("bench", "--seconds", value)
     assert p.returncode == 2
     no_traceback(p)
     assert f"error: invalid value for '--seconds': {message}" in p.stderr
 
 
-# -- issue 14: progress and Ctrl-C in simulate -----------------------------------------------
+# -- progress and Ctrl-C in simulate ---------------------------------------------------------
 
 
-def test_issue14_simulate_ctrl_c_stops_within_2_s_and_keeps_whole_records(
+def test_simulate_ctrl_c_stops_within_2_s_and_keeps_whole_records(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "records"
@@ -579,7 +579,7 @@ def _progress_counts(args: list[str], total: int) -> tuple[list[tuple[float, int
     return seen, log.getvalue()
 
 
-def test_issue14_simulate_progress_moves_every_second_with_eta() -> None:
+def test_simulate_progress_moves_every_second_with_eta() -> None:
     seen, text = _progress_counts(["simulate", "--games", "1500", "--jobs", "2"], 1500)
     counts = [c for _, c in seen]
     assert counts == sorted(counts) and len(set(counts)) >= 3, counts
@@ -590,7 +590,7 @@ def test_issue14_simulate_progress_moves_every_second_with_eta() -> None:
     assert gaps and max(gaps) < 1.5, gaps
 
 
-def test_issue14_simulate_progress_moves_per_finished_game() -> None:
+def test_simulate_progress_moves_per_finished_game() -> None:
     # Games slower than the bar's refresh (a searching bot, seconds per game): the count moves
     # by the games just finished (at most one per worker), not by batches. (Fast games may
     # finish several per refresh: then the bar moves once a second, the test above.)
@@ -602,7 +602,7 @@ def test_issue14_simulate_progress_moves_per_finished_game() -> None:
     assert steps and max(steps) <= 2, counts
 
 
-def test_issue14_cells_are_shown_as_written_and_markup_is_not_eaten(tmp_path: Path) -> None:
+def test_cells_are_shown_as_written_and_markup_is_not_eaten(tmp_path: Path) -> None:
     doc = json.loads(EXAMPLE.read_text())
     doc["stacks"][0]["at"] = [True, 1]
     bad = write(tmp_path / "bad.json", doc)

@@ -21,7 +21,7 @@ def timed(state: GameState) -> dict[str, Any]:
     return write_record(state, players, clock=CLOCK, times=[2.5] * n)
 
 
-def test_issue11_3_record_plain_to_stdout_and_to_a_file(tmp_path: Path) -> None:
+def test_record_plain_to_stdout_and_to_a_file(tmp_path: Path) -> None:
     state = play_random(21, ["blue", "red"])
     full = timed(state)
     src = tmp_path / "timed.json"
@@ -45,7 +45,7 @@ def test_issue11_3_record_plain_to_stdout_and_to_a_file(tmp_path: Path) -> None:
     assert p.returncode == 0 and json.loads(p.stdout) == out
 
 
-def test_issue11_3_record_plain_refuses_bad_records_in_one_line(tmp_path: Path) -> None:
+def test_record_plain_refuses_bad_records_in_one_line(tmp_path: Path) -> None:
     doc = timed(play_random(22, ["blue", "red"]))
     doc["rounds"][3]["turns"][0]["seat"] = 1 - doc["rounds"][3]["turns"][0]["seat"]
     bad = tmp_path / "bad.json"
@@ -68,7 +68,7 @@ def test_issue11_3_record_plain_refuses_bad_records_in_one_line(tmp_path: Path) 
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
-def test_issue11_3_record_help_lists_plain() -> None:
+def test_record_help_lists_plain() -> None:
     p = kerala("record", "--help")
     assert p.returncode == 0
     assert "plain" in p.stdout and "check" in p.stdout

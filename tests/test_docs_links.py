@@ -139,7 +139,7 @@ def link_problems(files: Iterable[Path], root: Path) -> list[str]:
 # -- the repository ----------------------------------------------------------------------
 
 
-def test_issue17_every_link_in_the_docs_resolves_inside_the_repository() -> None:
+def test_every_link_in_the_docs_resolves_inside_the_repository() -> None:
     files = markdown_files(ROOT)
     names = {f.relative_to(ROOT).as_posix() for f in files}
     assert {"README.md", "docs/rules.md", "docs/notation.md"} <= names
@@ -147,13 +147,13 @@ def test_issue17_every_link_in_the_docs_resolves_inside_the_repository() -> None
     assert not problems, "dead links:\n" + "\n".join(problems)
 
 
-def test_issue17_readme_links_the_rules_and_the_notation() -> None:
+def test_readme_links_the_rules_and_the_notation() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     targets = {t.partition("#")[0] for _, t in _links(_MD.parse(text))}
     assert {"docs/rules.md", "docs/notation.md"} <= targets
 
 
-def test_issue17_no_page_points_at_the_shared_folder() -> None:
+def test_no_page_points_at_the_shared_folder() -> None:
     """The repository stands alone: no page sends its reader to ``../shared``."""
     for f in markdown_files(ROOT):
         for line, target in _links(_MD.parse(f.read_text(encoding="utf-8"))):
@@ -171,7 +171,7 @@ def _site(tmp_path: Path, pages: dict[str, str]) -> Path:
     return tmp_path / "repo"
 
 
-def test_issue17_checker_fails_on_a_dead_relative_link(tmp_path: Path) -> None:
+def test_checker_fails_on_a_dead_relative_link(tmp_path: Path) -> None:
     root = _site(tmp_path, {"README.md": "# R\n\nSee [the guide](docs/guide.md).\n"})
     assert link_problems(markdown_files(root), root) == [
         "README.md:3: docs/guide.md: no such file or folder"
@@ -181,7 +181,7 @@ def test_issue17_checker_fails_on_a_dead_relative_link(tmp_path: Path) -> None:
     assert link_problems(markdown_files(root), root) == []
 
 
-def test_issue17_checker_fails_on_a_link_that_leaves_the_repository(tmp_path: Path) -> None:
+def test_checker_fails_on_a_link_that_leaves_the_repository(tmp_path: Path) -> None:
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "RULES.md").write_text("# Rules\n", encoding="utf-8")
     root = _site(
@@ -195,7 +195,7 @@ def test_issue17_checker_fails_on_a_link_that_leaves_the_repository(tmp_path: Pa
     ]
 
 
-def test_issue17_checker_fails_on_a_missing_anchor(tmp_path: Path) -> None:
+def test_checker_fails_on_a_missing_anchor(tmp_path: Path) -> None:
     root = _site(
         tmp_path,
         {
@@ -213,7 +213,7 @@ def test_issue17_checker_fails_on_a_missing_anchor(tmp_path: Path) -> None:
     ]
 
 
-def test_issue17_checker_ignores_code_and_web_addresses(tmp_path: Path) -> None:
+def test_checker_ignores_code_and_web_addresses(tmp_path: Path) -> None:
     root = _site(
         tmp_path,
         {
@@ -243,6 +243,6 @@ def test_issue17_checker_ignores_code_and_web_addresses(tmp_path: Path) -> None:
         ("Plättchen_verschieben", "plättchen_verschieben"),
     ],
 )
-def test_issue17_github_heading_slugs(heading: str, slug: str) -> None:
+def test_github_heading_slugs(heading: str, slug: str) -> None:
     text = heading if heading.startswith("#") else f"## {heading}"
     assert anchors(text + "\n") == {slug}

@@ -317,12 +317,12 @@ def test_g1_g2_owner_rotates_and_plays_first_then_clockwise() -> None:
 def test_g2_wrong_seat_is_refused() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
     refuse(s, Pass(1), "G2")
-    refuse(s, Place(1, tile("blue:e1"), (1, 0), (0, 0)), "G2")
+    refuse(s, Place(seat=1, take=tile("blue:e1"), to=(1, 0), from_=(0, 0)), "G2")
 
 
 def test_g2_tile_must_be_in_the_display() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
-    refuse(s, Place(0, tile("blue:e2"), (1, 0), (0, 0)), "G2")
+    refuse(s, Place(seat=0, take=tile("blue:e2"), to=(1, 0), from_=(0, 0)), "G2")
 
 
 def test_g2_identical_tile_types_give_one_decision() -> None:
@@ -330,16 +330,16 @@ def test_g2_identical_tile_types_give_one_decision() -> None:
     # Two tile types x 4 targets + pass: the duplicate blue:e1 gives no extra decisions.
     assert len(s.legal_decisions()) == 2 * 4 + 1
     assert len(set(s.legal_decisions())) == len(s.legal_decisions())
-    s.apply(Place(0, tile("blue:e1"), (1, 0), (0, 0)))
+    s.apply(Place(seat=0, take=tile("blue:e1"), to=(1, 0), from_=(0, 0)))
     assert Counter(s.display) == Counter([tile("blue:e1"), tile("red:e2")])
 
 
 def test_g2_taken_tile_leaves_the_display_and_turn_passes() -> None:
     s = position(["blue", "red", "green"], ["blue:e1", "red:e2", "green:e3"])
-    s.apply(Place(0, tile("red:e2"), (0, 1), (0, 0)))
+    s.apply(Place(seat=0, take=tile("red:e2"), to=(0, 1), from_=(0, 0)))
     assert s.display == [tile("blue:e1"), tile("green:e3")]
     assert s.current_player == 1
-    refuse(s, Place(1, tile("red:e2"), (0, 1), (0, 0)), "G2")
+    refuse(s, Place(seat=1, take=tile("red:e2"), to=(0, 1), from_=(0, 0)), "G2")
 
 
 # -- G3 passing ----------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def test_g3_left_over_display_tiles_leave_the_game() -> None:
     bag_before = len(s.bag)
     s.apply(Pass(0))
     s.apply(Pass(1))
-    s.apply(Place(2, tile("green:e3"), (1, 0), (0, 0)))
+    s.apply(Place(seat=2, take=tile("green:e3"), to=(1, 0), from_=(0, 0)))
     assert s.display == [] and len(s.bag) == bag_before and s.round == 1
     assert s.phase == Phase.DRAW
     s.advance_chance(random.Random(0))
@@ -406,14 +406,14 @@ def test_p1_target_must_be_adjacent_to_the_moving_elephant() -> None:
     targets = {d.to for d in places(s)}
     assert targets == {(0, -1), (1, 0), (0, 1), (-1, 0)}
     assert all(d.from_ == (0, 0) for d in places(s))
-    refuse(s, Place(0, tile("blue:e1"), (1, 1), (0, 0)), "P1")
-    refuse(s, Place(0, tile("blue:e1"), (2, 0), (0, 0)), "P1")
-    refuse(s, Place(0, tile("blue:e1"), (0, 0), (0, 0)), "P1")
+    refuse(s, Place(seat=0, take=tile("blue:e1"), to=(1, 1), from_=(0, 0)), "P1")
+    refuse(s, Place(seat=0, take=tile("blue:e1"), to=(2, 0), from_=(0, 0)), "P1")
+    refuse(s, Place(seat=0, take=tile("blue:e1"), to=(0, 0), from_=(0, 0)), "P1")
 
 
 def test_p1_moving_elephant_must_stand_on_from() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
-    err = refuse(s, Place(0, tile("blue:e1"), (2, 0), (1, 0)), "P1")
+    err = refuse(s, Place(seat=0, take=tile("blue:e1"), to=(2, 0), from_=(1, 0)), "P1")
     assert "no elephant of seat 0 stands on [1, 0]" in str(err)
 
 
@@ -437,7 +437,7 @@ def test_p2_building_over_the_start_tile_and_any_stack_repeatedly() -> None:
     )
     s = position(["blue", "red"], ["green:e1", "red:e2"], {0: g})
     # Over the start tile (P2: the start tile included).
-    s.apply(Place(0, tile("green:e1"), (0, 0), (1, 0)))
+    s.apply(Place(seat=0, take=tile("green:e1"), to=(0, 0), from_=(1, 0)))
     assert [t.name for t, _ in s.grounds[0].stack((0, 0))] == ["blue:start", "green:e1"]
     # Over the 2-tile stack the elephant just left (any stack, any number of times).
     s.apply(Pass(1))
@@ -445,7 +445,7 @@ def test_p2_building_over_the_start_tile_and_any_stack_repeatedly() -> None:
     s.apply_draw(tile("black:e2"))
     assert s.current_player == 1
     s.apply(Pass(1))
-    d = Place(0, tile("red:e3"), (1, 0), (0, 0))
+    d = Place(seat=0, take=tile("red:e3"), to=(1, 0), from_=(0, 0))
     assert d in s.legal_decisions()
     s.apply(d)
     assert [t.name for t, _ in s.grounds[0].stack((1, 0))] == ["red:e1", "green:e2", "red:e3"]
@@ -453,7 +453,7 @@ def test_p2_building_over_the_start_tile_and_any_stack_repeatedly() -> None:
 
 def test_p2_empty_target_starts_a_stack() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
-    s.apply(Place(0, tile("red:e1"), (-1, 0), (0, 0)))
+    s.apply(Place(seat=0, take=tile("red:e1"), to=(-1, 0), from_=(0, 0)))
     assert s.grounds[0].stack((-1, 0)) == ((tile("red:e1"), None),)
 
 
@@ -463,7 +463,7 @@ def test_p2_empty_target_starts_a_stack() -> None:
 def test_p3_tile_on_top_and_elephant_moves_onto_it() -> None:
     g = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, elephants=[(0, 0), (0, 0)])
     s = position(["blue", "red"], ["green:e2", "red:e2"], {0: g})
-    s.apply(Place(0, tile("green:e2"), (1, 0), (0, 0)))
+    s.apply(Place(seat=0, take=tile("green:e2"), to=(1, 0), from_=(0, 0)))
     g = s.grounds[0]
     assert g.top((1, 0)) == tile("green:e2")
     assert g.stack((1, 0))[0][0] == tile("red:e1")
@@ -477,16 +477,16 @@ def test_p4_target_with_other_elephant_is_illegal() -> None:
     g = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, elephants=[(0, 0), (1, 0)])
     s = position(["blue", "red"], ["green:e2", "red:e2"], {0: g})
     assert all(d.to != (1, 0) or d.from_ != (0, 0) for d in places(s))
-    err = refuse(s, Place(0, tile("green:e2"), (1, 0), (0, 0)), "P4")
+    err = refuse(s, Place(seat=0, take=tile("green:e2"), to=(1, 0), from_=(0, 0)), "P4")
     assert "holds the other elephant" in str(err)
-    refuse(s, Place(0, tile("green:e2"), (0, 0), (1, 0)), "P4")
+    refuse(s, Place(seat=0, take=tile("green:e2"), to=(0, 0), from_=(1, 0)), "P4")
 
 
 def test_p4_both_on_start_before_first_placement_one_decision_per_target() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
     assert s.grounds[0].elephant_cells() == [(0, 0), (0, 0)]
     assert len(places(s)) == 2 * 4
-    s.apply(Place(0, tile("blue:e1"), (0, 1), (0, 0)))
+    s.apply(Place(seat=0, take=tile("blue:e1"), to=(0, 1), from_=(0, 0)))
     assert sorted(s.grounds[0].elephant_cells()) == [(0, 0), (0, 1)]
 
 
@@ -511,13 +511,13 @@ def test_p6_arch_needs_an_edge_each_edge_one_decision() -> None:
     arch = [d for d in places(s) if d.take == tile("blue:arch-red")]
     assert len(arch) == 4 * 4
     assert {d.arch for d in arch} == set(EDGES)
-    refuse(s, Place(0, tile("blue:arch-red"), (1, 0), (0, 0)), "P6")
-    refuse(s, Place(0, tile("red:e1"), (1, 0), (0, 0), "N"), "P6")
+    refuse(s, Place(seat=0, take=tile("blue:arch-red"), to=(1, 0), from_=(0, 0)), "P6")
+    refuse(s, Place(seat=0, take=tile("red:e1"), to=(1, 0), from_=(0, 0), arch="N"), "P6")
 
 
 def test_p6_coordinates_x_east_y_south() -> None:
     s = position(["blue", "red"], ["blue:arch-red", "red:e1"])
-    s.apply(Place(0, tile("blue:arch-red"), (0, -1), (0, 0), "S"))
+    s.apply(Place(seat=0, take=tile("blue:arch-red"), to=(0, -1), from_=(0, 0), arch="S"))
     # The arch north of the start tile, facing south onto it.
     g = s.grounds[0]
     assert g.stack((0, -1)) == ((tile("blue:arch-red"), "S"),)
@@ -559,7 +559,7 @@ def sp1_state() -> GameState:
 
 def test_sp1_follow_up_moves_either_elephant_to_any_free_stack() -> None:
     s = sp1_state()
-    s.apply(Place(0, tile("blue:move-elephant"), (3, 0), (2, 0)))
+    s.apply(Place(seat=0, take=tile("blue:move-elephant"), to=(3, 0), from_=(2, 0)))
     assert s.phase == Phase.FOLLOW_UP and s.pending == "move-elephant"
     assert s.current_player == 0
     legal = s.legal_decisions()
@@ -568,7 +568,7 @@ def test_sp1_follow_up_moves_either_elephant_to_any_free_stack() -> None:
     free = {(0, 0), (1, 0), (2, 0)}
     assert moves == {(e, t) for e in ((3, 0), (0, 1)) for t in free}
     assert len(legal) == 1 + 6
-    s.apply(MoveElephant(0, (0, 1), (0, 0)))
+    s.apply(MoveElephant(seat=0, from_=(0, 1), to=(0, 0)))
     assert sorted(s.grounds[0].elephant_cells()) == [(0, 0), (3, 0)]
     assert (s.current_player, s.phase) == (1, Phase.PLACE)
 
@@ -576,18 +576,21 @@ def test_sp1_follow_up_moves_either_elephant_to_any_free_stack() -> None:
 def test_sp1_with_one_free_stack_or_none() -> None:
     """SP1 lists one move per elephant and free stack, down to one free stack, or none."""
     one = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, [(1, 0), (1, 0)])
-    assert sp1_moves(one, 0) == [MoveElephant(0, (1, 0), (0, 0))]
+    assert sp1_moves(one, 0) == [MoveElephant(seat=0, from_=(1, 0), to=(0, 0))]
     two = make_grounds(
         "blue", {(0, 0): "blue:start", (1, 0): "red:e1", (2, 0): "red:e2"}, [(1, 0), (2, 0)]
     )
-    assert sp1_moves(two, 1) == [MoveElephant(1, (1, 0), (0, 0)), MoveElephant(1, (2, 0), (0, 0))]
+    assert sp1_moves(two, 1) == [
+        MoveElephant(seat=1, from_=(1, 0), to=(0, 0)),
+        MoveElephant(seat=1, from_=(2, 0), to=(0, 0)),
+    ]
     none = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, [(0, 0), (1, 0)])
     assert sp1_moves(none, 0) == []
 
 
 def test_sp1_is_optional() -> None:
     s = sp1_state()
-    s.apply(Place(0, tile("blue:move-elephant"), (3, 0), (2, 0)))
+    s.apply(Place(seat=0, take=tile("blue:move-elephant"), to=(3, 0), from_=(2, 0)))
     s.apply(FollowUpSkip(0))
     assert sorted(s.grounds[0].elephant_cells()) == [(0, 1), (3, 0)]
     assert s.current_player == 1
@@ -595,14 +598,16 @@ def test_sp1_is_optional() -> None:
 
 def test_sp1_refusals() -> None:
     s = sp1_state()
-    s.apply(Place(0, tile("blue:move-elephant"), (3, 0), (2, 0)))
-    refuse(s, MoveElephant(0, (0, 1), (3, 0)), "SP1")  # onto the other elephant
-    refuse(s, MoveElephant(0, (0, 1), (5, 5)), "SP1")  # onto no tile
-    refuse(s, MoveElephant(0, (1, 0), (0, 0)), "SP1")  # no elephant there
-    refuse(s, MoveStack(0, (1, 0), (1, 1)), "SP1")  # the other special's follow-up
-    refuse(s, Place(0, tile("red:e2"), (1, 1), (0, 1)), "SP1")  # a second placement
+    s.apply(Place(seat=0, take=tile("blue:move-elephant"), to=(3, 0), from_=(2, 0)))
+    refuse(s, MoveElephant(seat=0, from_=(0, 1), to=(3, 0)), "SP1")  # onto the other elephant
+    refuse(s, MoveElephant(seat=0, from_=(0, 1), to=(5, 5)), "SP1")  # onto no tile
+    refuse(s, MoveElephant(seat=0, from_=(1, 0), to=(0, 0)), "SP1")  # no elephant there
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(1, 1)), "SP1")  # the other special's follow-up
+    refuse(
+        s, Place(seat=0, take=tile("red:e2"), to=(1, 1), from_=(0, 1)), "SP1"
+    )  # a second placement
     refuse(s, Pass(0), "SP1")
-    refuse(s, MoveElephant(1, (0, 1), (0, 0)), "G2")
+    refuse(s, MoveElephant(seat=1, from_=(0, 1), to=(0, 0)), "G2")
 
 
 # -- SP2 move tile -------------------------------------------------------------------------
@@ -631,10 +636,10 @@ def sp2_state() -> GameState:
 
 def test_sp2_moves_a_whole_stack_keeping_its_order() -> None:
     s = sp2_state()
-    s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 1), from_=(2, 1)))
     assert s.phase == Phase.FOLLOW_UP and s.pending == "move-tile"
     stack = s.grounds[0].stack((1, 1))
-    s.apply(MoveStack(0, (1, 1), (2, 2)))
+    s.apply(MoveStack(seat=0, from_=(1, 1), to=(2, 2)))
     g = s.grounds[0]
     assert g.stack((2, 2)) == stack and g.stack((1, 1)) == ()
     assert g.is_connected()
@@ -643,9 +648,11 @@ def test_sp2_moves_a_whole_stack_keeping_its_order() -> None:
 
 def test_sp2_source_must_hold_no_elephant() -> None:
     s = sp2_state()
-    s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
-    refuse(s, MoveStack(0, (0, 2), (1, 2)), "SP2")
-    refuse(s, MoveStack(0, (3, 1), (4, 0)), "SP2")  # the new tile carries the elephant
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 1), from_=(2, 1)))
+    refuse(s, MoveStack(seat=0, from_=(0, 2), to=(1, 2)), "SP2")
+    refuse(
+        s, MoveStack(seat=0, from_=(3, 1), to=(4, 0)), "SP2"
+    )  # the new tile carries the elephant
 
 
 def test_sp2_source_must_not_be_built_around() -> None:
@@ -662,17 +669,17 @@ def test_sp2_source_must_not_be_built_around() -> None:
         elephants=[(1, 0), (0, 1)],
     )
     s = position(["blue", "red"], ["blue:move-tile", "red:e2"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (2, 0), (1, 0)))
-    err = refuse(s, MoveStack(0, (0, 0), (3, 0)), "SP2")
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(2, 0), from_=(1, 0)))
+    err = refuse(s, MoveStack(seat=0, from_=(0, 0), to=(3, 0)), "SP2")
     assert "built around" in str(err)
     assert not any(isinstance(d, MoveStack) and d.from_ == (0, 0) for d in s.legal_decisions())
 
 
 def test_sp2_source_must_not_split_grounds() -> None:
     s = sp2_state()
-    s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 1), from_=(2, 1)))
     # (0, 1) links (0, 2) to the rest; (2, 1) links the new tile (it holds an elephant too).
-    err = refuse(s, MoveStack(0, (0, 1), (1, 2)), "SP2")
+    err = refuse(s, MoveStack(seat=0, from_=(0, 1), to=(1, 2)), "SP2")
     assert "split" in str(err)
     sources = {d.from_ for d in s.legal_decisions() if isinstance(d, MoveStack)}
     assert sources == {(0, 0), (1, 0), (2, 0), (1, 1)}
@@ -680,22 +687,22 @@ def test_sp2_source_must_not_split_grounds() -> None:
 
 def test_sp2_destination_empty_not_source_and_next_to_another_stack() -> None:
     s = sp2_state()
-    s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
-    refuse(s, MoveStack(0, (1, 0), (1, 1)), "SP2")  # not empty
-    refuse(s, MoveStack(0, (1, 0), (1, 0)), "SP2")  # the source itself
-    refuse(s, MoveStack(0, (1, 0), (1, -1)), "SP2")  # touches only the source
-    refuse(s, MoveStack(0, (1, 0), (5, 5)), "SP2")  # touches nothing
-    refuse(s, MoveStack(0, (7, 7), (1, 2)), "SP2")  # no stack at the source
-    refuse(s, MoveElephant(0, (0, 2), (0, 0)), "SP2")  # the other special's follow-up
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 1), from_=(2, 1)))
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(1, 1)), "SP2")  # not empty
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(1, 0)), "SP2")  # the source itself
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(1, -1)), "SP2")  # touches only the source
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(5, 5)), "SP2")  # touches nothing
+    refuse(s, MoveStack(seat=0, from_=(7, 7), to=(1, 2)), "SP2")  # no stack at the source
+    refuse(s, MoveElephant(seat=0, from_=(0, 2), to=(0, 0)), "SP2")  # the other special's follow-up
     # Next to another stack, not to an elephant (docs/rules.md decision): far from both elephants.
-    s.apply(MoveStack(0, (1, 0), (-1, 0)))
+    s.apply(MoveStack(seat=0, from_=(1, 0), to=(-1, 0)))
     assert s.grounds[0].top((-1, 0)) == tile("red:e1")
 
 
 def test_sp2_legal_moves_match_the_rule_text() -> None:
     """Every (source, destination) pair the rule text allows, computed independently."""
     s = sp2_state()
-    s.apply(Place(0, tile("blue:move-tile"), (3, 1), (2, 1)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(3, 1), from_=(2, 1)))
     g = s.grounds[0]
     cells = set(g.cells())
     els = set(g.elephant_cells())
@@ -732,8 +739,8 @@ def test_sp2_start_tile_stack_can_be_moved_and_keeps_being_scored() -> None:
         elephants=[(1, 0), (2, 0)],
     )
     s = position(["blue", "red"], ["blue:move-tile", "red:e2"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (2, 1), (2, 0)))
-    s.apply(MoveStack(0, (0, 0), (1, 1)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(2, 1), from_=(2, 0)))
+    s.apply(MoveStack(seat=0, from_=(0, 0), to=(1, 1)))
     assert s.grounds[0].top((1, 1)) == tile("blue:start")
     assert s.scores()[0].symbols == 1 + 1 + 1
 
@@ -748,8 +755,8 @@ def test_sp3_special_moved_by_sp2_does_nothing() -> None:
         elephants=[(0, 0), (1, 0)],
     )
     s = position(["blue", "red"], ["blue:move-tile", "red:e2"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (2, 0), (1, 0)))
-    s.apply(MoveStack(0, (0, 1), (1, 1)))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(2, 0), from_=(1, 0)))
+    s.apply(MoveStack(seat=0, from_=(0, 1), to=(1, 1)))
     assert s.grounds[0].top((1, 1)) == tile("red:move-elephant")
     assert s.phase == Phase.PLACE and s.current_player == 1 and s.pending is None
 
@@ -761,7 +768,7 @@ def test_sp3_covered_special_does_nothing() -> None:
         elephants=[(0, 0), (0, 0)],
     )
     s = position(["blue", "red"], ["green:e1", "red:e2"], {0: g})
-    s.apply(Place(0, tile("green:e1"), (1, 0), (0, 0)))
+    s.apply(Place(seat=0, take=tile("green:e1"), to=(1, 0), from_=(0, 0)))
     assert s.phase == Phase.PLACE and s.current_player == 1
     # Building a special over another special: only the new one acts.
     g2 = make_grounds(
@@ -770,7 +777,7 @@ def test_sp3_covered_special_does_nothing() -> None:
         elephants=[(0, 0), (0, 0)],
     )
     s2 = position(["blue", "red"], ["green:move-elephant", "red:e2"], {0: g2})
-    s2.apply(Place(0, tile("green:move-elephant"), (1, 0), (0, 0)))
+    s2.apply(Place(seat=0, take=tile("green:move-elephant"), to=(1, 0), from_=(0, 0)))
     assert s2.pending == "move-elephant"
     assert not any(isinstance(d, MoveStack) for d in s2.legal_decisions())
 
@@ -813,7 +820,7 @@ def test_copy_is_independent() -> None:
 def test_history_lists_draws_and_decisions_per_round() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
     s.apply(Pass(0))
-    d = Place(1, tile("blue:e1"), (1, 0), (0, 0))
+    d = Place(seat=1, take=tile("blue:e1"), to=(1, 0), from_=(0, 0))
     s.apply(d)
     assert s.history() == [([tile("blue:e1"), tile("red:e1")], [Pass(0), d])]
     assert s.drawn_rounds() == [[tile("blue:e1"), tile("red:e1")]]
@@ -849,14 +856,14 @@ def test_p6_cells_beyond_the_coordinate_range_are_refused() -> None:
     """Found by these tests: (1, -4097) and (1, -4096) once aliased (0, -1) and (0, 0), so
     apply accepted a placement that legal_decisions does not list."""
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
-    d = Place(0, tile("blue:e1"), (1, -4097), (1, -4096))
+    d = Place(seat=0, take=tile("blue:e1"), to=(1, -4097), from_=(1, -4096))
     assert d not in s.legal_decisions()
     refuse(s, d, "P6")
-    refuse(s, Place(0, tile("blue:e1"), (0, 5000), (0, 0)), "P6")
+    refuse(s, Place(seat=0, take=tile("blue:e1"), to=(0, 5000), from_=(0, 0)), "P6")
     g = make_grounds("blue", {(0, 0): "blue:start", (1, 0): "red:e1"}, elephants=[(0, 0), (0, 0)])
     s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
-    s.apply(Place(0, tile("blue:move-tile"), (0, 1), (0, 0)))
-    refuse(s, MoveStack(0, (1, 0), (4097, -4095)), "P6")
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=(0, 1), from_=(0, 0)))
+    refuse(s, MoveStack(seat=0, from_=(1, 0), to=(4097, -4095)), "P6")
 
 
 def sp2_after_move_tile(stacks: dict[tuple[int, int], str], elephant: tuple[int, int]) -> GameState:
@@ -864,7 +871,7 @@ def sp2_after_move_tile(stacks: dict[tuple[int, int], str], elephant: tuple[int,
     g = make_grounds("blue", stacks, elephants=[elephant, elephant])
     s = position(["blue", "red"], ["blue:move-tile", "red:e1"], {0: g})
     to = (elephant[0] + 1, elephant[1])
-    s.apply(Place(0, tile("blue:move-tile"), to, elephant))
+    s.apply(Place(seat=0, take=tile("blue:move-tile"), to=to, from_=elephant))
     assert s.phase == Phase.FOLLOW_UP and s.pending == "move-tile"
     return s
 
@@ -884,12 +891,12 @@ def test_sp2_move_must_not_leave_a_hole_at_the_source() -> None:
     there would leave (1, 1) empty with tiles on all four sides: refused (this reading
     replaced the older one, under which the move was legal)."""
     s = sp2_hole_position()
-    d = MoveStack(0, (1, 1), (1, 2))
+    d = MoveStack(seat=0, from_=(1, 1), to=(1, 2))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
     assert "hole at [1, 1]" in str(err)
     # The same stack may go where it leaves no hole: (1, 1) stays open to the south.
-    ok = MoveStack(0, (1, 1), (-1, 0))
+    ok = MoveStack(seat=0, from_=(1, 1), to=(-1, 0))
     assert ok in s.legal_decisions()
     s.apply(ok)
     assert s.grounds[0].top((-1, 0)) == tile("red:e2")
@@ -909,12 +916,12 @@ def test_sp2_destination_must_not_close_a_one_cell_hole() -> None:
         (2, 1),
     )
     # The move-tile went to (3, 1). Moving (0, 3) to (1, 2) encloses (1, 1).
-    d = MoveStack(0, (0, 3), (1, 2))
+    d = MoveStack(seat=0, from_=(0, 3), to=(1, 2))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
     assert "hole at [1, 1]" in str(err)
     # To (2, 2) instead: (1, 1) still leads out through (1, 2).
-    assert MoveStack(0, (0, 3), (2, 2)) in s.legal_decisions()
+    assert MoveStack(seat=0, from_=(0, 3), to=(2, 2)) in s.legal_decisions()
 
 
 def test_sp2_destination_must_not_close_a_region_of_several_cells() -> None:
@@ -932,12 +939,12 @@ def test_sp2_destination_must_not_close_a_region_of_several_cells() -> None:
         (3, 1),
     )
     # The move-tile went to (4, 1). The stack on (0, 4) would close the region at (2, 3).
-    d = MoveStack(0, (0, 4), (2, 3))
+    d = MoveStack(seat=0, from_=(0, 4), to=(2, 3))
     assert d not in s.legal_decisions()
     err = refuse(s, d, "SP2")
     assert "hole at [1, 1], [1, 2], [2, 1], [2, 2]" in str(err)
     # At (3, 3) it leaves (2, 3) empty on the box's edge: the region still leads out.
-    assert MoveStack(0, (0, 4), (3, 3)) in s.legal_decisions()
+    assert MoveStack(seat=0, from_=(0, 4), to=(3, 3)) in s.legal_decisions()
 
 
 def test_sp2_a_stack_may_move_into_an_old_hole() -> None:
@@ -956,9 +963,9 @@ def test_sp2_a_stack_may_move_into_an_old_hole() -> None:
     g = s.grounds[0]
     assert {cell(k) for k in holes_of(g.stacks)} == {(1, 1)}
     legal = s.legal_decisions()
-    assert MoveStack(0, (0, 3), (1, 1)) in legal  # fills the old hole
-    assert MoveStack(0, (0, 3), (1, 3)) in legal  # leaves it: it was a hole before
-    s.apply(MoveStack(0, (0, 3), (1, 1)))
+    assert MoveStack(seat=0, from_=(0, 3), to=(1, 1)) in legal  # fills the old hole
+    assert MoveStack(seat=0, from_=(0, 3), to=(1, 3)) in legal  # leaves it: it was a hole before
+    s.apply(MoveStack(seat=0, from_=(0, 3), to=(1, 1)))
     assert holes_of(s.grounds[0].stacks) == set()
 
 

@@ -75,7 +75,7 @@ def imports_of(path: Path) -> list[tuple[str, list[str], bool]]:
 # -- the engine's structure (issue 15: "each rule and job written once") -----------------------
 
 
-def test_issue15_views_import_game_and_the_engine_has_no_import_cycle() -> None:
+def test_views_import_game_and_the_engine_has_no_import_cycle() -> None:
     graph: dict[str, set[str]] = {}
     for name in ENGINE:
         deps = set()
@@ -102,21 +102,21 @@ def test_issue15_views_import_game_and_the_engine_has_no_import_cycle() -> None:
             visit(n, [])
 
 
-def test_issue15_engine_modules_import_at_top_level_only() -> None:
+def test_engine_modules_import_at_top_level_only() -> None:
     """An import hidden inside a function is how the old cycle hid."""
     for name in ENGINE:
         inner = [m for m, _, top in imports_of(SRC / f"{name}.py") if not top]
         assert inner == [], (name, inner)
 
 
-def test_issue15_no_private_name_crosses_an_engine_module() -> None:
+def test_no_private_name_crosses_an_engine_module() -> None:
     for path in [SRC / f"{name}.py" for name in ENGINE]:
         for module, names, _ in imports_of(path):
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
             assert private == [], f"{path.relative_to(ROOT)} imports {private} from {module}"
 
 
-def test_issue15_every_state_is_made_by_the_one_constructor() -> None:
+def test_every_state_is_made_by_the_one_constructor() -> None:
     offenders = [
         str(p.relative_to(ROOT))
         for p in sorted(SRC.rglob("*.py"))
@@ -131,7 +131,7 @@ def test_issue15_every_state_is_made_by_the_one_constructor() -> None:
         assert all(hasattr(made, slot) for slot in GameState.__slots__)
 
 
-def test_issue15_no_outside_module_sets_the_removal_of_a_state() -> None:
+def test_no_outside_module_sets_the_removal_of_a_state() -> None:
     """Replays keep the removal inside the engine: nobody writes ``x.removal = ...`` or
     ``x.removal_known = ...`` outside :mod:`kerala.game`."""
     pattern = re.compile(r"^\s*\w+\.removal(_known)?\s*=", re.M)
@@ -269,10 +269,12 @@ def test_text_forms_of_each_kind_of_decision() -> None:
     examples = {
         "pass": Pass(1),
         "skip": FollowUpSkip(1),
-        "G2 0,0>1,0": Place(1, tile("green:e2"), (1, 0), (0, 0)),
-        "Rak -1,2>-1,3 W": Place(1, tile("red:arch-black"), (-1, 3), (-1, 2), "W"),
-        "elephant 0,0>2,-1": MoveElephant(1, (0, 0), (2, -1)),
-        "stack 1,0>2,0": MoveStack(1, (1, 0), (2, 0)),
+        "G2 0,0>1,0": Place(seat=1, take=tile("green:e2"), to=(1, 0), from_=(0, 0)),
+        "Rak -1,2>-1,3 W": Place(
+            seat=1, take=tile("red:arch-black"), to=(-1, 3), from_=(-1, 2), arch="W"
+        ),
+        "elephant 0,0>2,-1": MoveElephant(seat=1, from_=(0, 0), to=(2, -1)),
+        "stack 1,0>2,0": MoveStack(seat=1, from_=(1, 0), to=(2, 0)),
     }
     for text, d in examples.items():
         assert str(d) == text
@@ -317,11 +319,14 @@ def test_state_parse_decision_refuses_an_illegal_decision_naming_the_rule() -> N
 
 
 def test_describe_says_a_decision_in_words() -> None:
-    place = Place(0, tile("blue:move-tile"), (1, 0), (0, 0))
+    place = Place(seat=0, take=tile("blue:move-tile"), to=(1, 0), from_=(0, 0))
     assert describe(place) == "took BT (blue:move-tile) to (1, 0) from (0, 0)"
     assert describe(Pass(0)) == "passed (an elephant lies down)"
     assert describe(FollowUpSkip(0), place=place) == "skipped the move-tile follow-up"
-    assert describe(MoveStack(0, (2, 0), (0, 1))) == "moved the stack from (2, 0) to (0, 1)"
+    assert (
+        describe(MoveStack(seat=0, from_=(2, 0), to=(0, 1)))
+        == "moved the stack from (2, 0) to (0, 1)"
+    )
 
 
 # -- one validator of cells, one split and merge of turns ----------------------------------------
@@ -337,8 +342,8 @@ def test_p6_one_cell_reader_for_decisions_records_and_grounds() -> None:
 
 
 def test_sp1_sp2_turn_folds_and_unfolds_its_follow_up() -> None:
-    place = Place(0, tile("green:move-tile"), (1, 0), (0, 0))
-    move = MoveStack(0, (1, 0), (1, 1))
+    place = Place(seat=0, take=tile("green:move-tile"), to=(1, 0), from_=(0, 0))
+    move = MoveStack(seat=0, from_=(1, 0), to=(1, 1))
     turn = turn_to_json(place, move)
     assert turn["move_stack"] == {"from": [1, 0], "to": [1, 1]}
     assert turn_from_json(turn) == (place, move)
@@ -464,3 +469,55 @@ def test_examples_engine_tour_runs() -> None:
     )
     assert out.stdout.rstrip().endswith("tour done"), out.stdout[-500:]
     assert "refused:" in out.stdout and "undone" in out.stdout
+
+
+# -- one turn API: move_stack, peek, outcome; hidden tiles redrawn by the engine ---------------
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 60))
+def test_move_stack_and_peek_follow_the_decisions_and_undo(seed: int, n: int) -> None:
+    s = played(seed, ["blue", "red", "green"], stop=n)
+    stack = [e for e in s.log if not isinstance(e, kerala.TileType)]
+    assert s.move_stack == stack
+    s.move_stack.clear()  # a new list each time: the state keeps its own
+    assert s.move_stack == stack
+    if not stack:
+        with pytest.raises(IndexError):
+            s.peek()
+        return
+    assert s.peek() is stack[-1]
+    assert s.undo() == stack[-1]
+    assert s.move_stack == stack[:-1]
+
+
+def test_outcome_is_none_until_the_end_then_totals_ranks_and_winners_sc7() -> None:
+    s = played(4, ["blue", "red", "green", "black"], stop=10)
+    assert not s.is_over() and s.outcome() is None
+    s = played(4, ["blue", "red", "green", "black"])
+    out = s.outcome()
+    assert out is not None
+    assert list(out.totals) == [b.total for b in s.scores()]
+    assert list(out.ranks) == s.ranks()
+    assert out.winners == tuple(i for i, r in enumerate(s.ranks()) if r == 1)
+    assert out == kerala.Outcome(out.totals, out.ranks, out.winners)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 40), draw=st.integers(0, 10_000))
+def test_redrawn_changes_only_what_no_player_has_seen_i2(seed: int, n: int, draw: int) -> None:
+    s = played(seed, ["blue", "red"], stop=n)
+    before = s.copy()
+    t = s.redrawn(random.Random(draw))
+    assert s == before  # the state itself is unchanged
+    assert t.rng is None
+    for seat in (None, 0, 1):
+        assert t.view(seat) == s.view(seat)  # every view the same
+    assert sorted(t.removed + t.bag, key=str) == sorted(s.removed + s.bag, key=str)
+    played_colors = set(s.colors)
+    assert [x for x in t.bag if x.color in played_colors] == [
+        x for x in s.bag if x.color in played_colors
+    ]
+    assert len(t.removed) == len(s.removed) and all(x.color not in played_colors for x in t.removed)
+    removed, bag = s.hidden_redrawn(random.Random(draw))
+    assert (removed, bag) == (t.removed, t.bag)

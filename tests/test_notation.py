@@ -237,13 +237,15 @@ def test_notation_md_example_turns_parse() -> None:
     from kerala.actions import MoveElephant, MoveStack, Place, decision_from_json
 
     d = decision_from_json({"seat": 0, "take": "black:e3", "to": [1, 0], "from": [0, 0]})
-    assert d == Place(0, tile("black:e3"), (1, 0), (0, 0))
+    assert d == Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0))
     arch = {"seat": 0, "take": "purple:arch-red", "to": [2, 0], "from": [1, 0], "arch": "N"}
-    assert decision_from_json(arch) == Place(0, tile("purple:arch-red"), (2, 0), (1, 0), "N")
+    assert decision_from_json(arch) == Place(
+        seat=0, take=tile("purple:arch-red"), to=(2, 0), from_=(1, 0), arch="N"
+    )
     ms = decision_from_json({"seat": 1, "move_stack": {"from": [-1, 0], "to": [3, 1]}})
-    assert ms == MoveStack(1, (-1, 0), (3, 1))
+    assert ms == MoveStack(seat=1, from_=(-1, 0), to=(3, 1))
     me = decision_from_json({"seat": 0, "move_elephant": {"from": [4, 2], "to": [-2, 0]}})
-    assert me == MoveElephant(0, (4, 2), (-2, 0))
+    assert me == MoveElephant(seat=0, from_=(4, 2), to=(-2, 0))
 
 
 # -- record refusals ----------------------------------------------------------------------------

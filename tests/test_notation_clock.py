@@ -53,7 +53,7 @@ def without_clock(doc: dict[str, Any]) -> dict[str, Any]:
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000))
-def test_issue11_3_clock_fields_round_trip(seed: int) -> None:
+def test_clock_fields_round_trip(seed: int) -> None:
     state = play_random(seed, ["blue", "red", "green"])
     times = [round(0.5 + i * 0.25, 3) for i in range(decisions(state))]
     doc = write_record(state, clock=CLOCK, times=times)
@@ -73,7 +73,7 @@ def test_issue11_3_clock_fields_round_trip(seed: int) -> None:
     assert plain.extra == {}
 
 
-def test_issue11_3_unknown_times_are_left_out() -> None:
+def test_unknown_times_are_left_out() -> None:
     state = play_random(3, ["blue", "red"])
     n = decisions(state)
     doc = write_record(state, clock={"kind": "correspondence", "hours": 24}, times=[None] * n)
@@ -92,7 +92,7 @@ def test_issue11_3_unknown_times_are_left_out() -> None:
         (lambda d: d["rounds"][0]["turns"][0].__setitem__("time", -2), "'time' must be"),
     ],
 )
-def test_issue11_3_bad_clock_fields_are_one_line_errors(change: Any, message: str) -> None:
+def test_bad_clock_fields_are_one_line_errors(change: Any, message: str) -> None:
     state = play_random(5, ["blue", "red"])
     doc = write_record(state, clock=dict(CLOCK), times=[1.0] * decisions(state))
     change(doc)
@@ -101,7 +101,7 @@ def test_issue11_3_bad_clock_fields_are_one_line_errors(change: Any, message: st
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
-def test_issue11_3_record_check_accepts_clock_fields(tmp_path: Path) -> None:
+def test_record_check_accepts_clock_fields(tmp_path: Path) -> None:
     """``kerala record check``, a reader with no use for clocks, accepts a timed record."""
     state = play_random(8, ["blue", "red"])
     f = tmp_path / "timed.json"

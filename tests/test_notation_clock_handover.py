@@ -40,7 +40,7 @@ def timed(events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return write_record(play_random(5, ["blue", "red"]), clock=clock)
 
 
-def test_issue11_3_handover_event_is_read_and_kept() -> None:
+def test_handover_event_is_read_and_kept() -> None:
     doc = timed()
     jsonschema.validate(doc, SCHEMA)
     rec = read_record(json.dumps(doc))
@@ -52,7 +52,7 @@ def test_issue11_3_handover_event_is_read_and_kept() -> None:
     assert "clock" not in plain_record(doc)
 
 
-def test_issue11_3_clock_events_lie_within_the_record_in_order() -> None:
+def test_clock_events_lie_within_the_record_in_order() -> None:
     """An event's ``at`` is a replay position: at most the record's decisions, and never
     before the event above it (docs/notation.md, "Clock fields")."""
     rec = read_record(timed([]))
@@ -87,7 +87,7 @@ def test_issue11_3_clock_events_lie_within_the_record_in_order() -> None:
         ("handover", "clock.events[0] must be an object"),
     ],
 )
-def test_issue11_3_bad_clock_events_are_one_line_errors(event: Any, message: str) -> None:
+def test_bad_clock_events_are_one_line_errors(event: Any, message: str) -> None:
     doc = timed([event])
     with pytest.raises(NotationError) as e:
         read_record(doc)

@@ -8,8 +8,8 @@ reads is the plain form: the record without its optional fields (``kerala.notati
 plain_record``). These tests check that a timed (and analysed) record's plain form holds only
 version-1 fields, by the record schema shipped before any optional field existed (commit
 6042adc, kept verbatim below so that the check runs on any checkout, shallow clones included),
-that it replays to the same game and result, and, where the repository's history is at hand,
-that the reader of that commit reads it.
+that it replays to the same game and result, and that the reader of that commit (frozen in
+tests/data) reads it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from kerala.notation import plain_record, read_record, write_record
 ROOT = Path(__file__).resolve().parents[1]
 #: The commit whose reader knows no optional field (before ``analysis`` and the clock fields).
 OLD = "6042adc"
+OLD_ARCHIVE = ROOT / "tests" / "data" / f"reader-{OLD}.tar.gz"
 #: ``src/kerala/schemas/record.schema.json`` as shipped at 6042adc: version 1 with no optional
 #: fields (``additionalProperties: false`` on the record, players, rounds, turns and scores).
 V1_SCHEMA_TEXT = r"""{
@@ -176,7 +178,7 @@ def v1_errors(doc: dict[str, Any]) -> list[str]:
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 4))
-def test_issue11_3_plain_record_holds_only_version_1_fields(seed: int, n: int) -> None:
+def test_plain_record_holds_only_version_1_fields(seed: int, n: int) -> None:
     full = timed_record(play_random(seed, ["blue", "red", "green", "black"][:n]))
     assert v1_errors(full), "the full record has fields version 1 does not know"
     assert any("'clock'" in m and "'analysis'" in m for m in v1_errors(full))
@@ -189,7 +191,7 @@ def test_issue11_3_plain_record_holds_only_version_1_fields(seed: int, n: int) -
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000))
-def test_issue11_3_plain_record_replays_to_the_same_game(seed: int) -> None:
+def test_plain_record_replays_to_the_same_game(seed: int) -> None:
     state = play_random(seed, ["blue", "red", "green"])
     full = timed_record(state)
     plain = plain_record(full)
@@ -202,7 +204,7 @@ def test_issue11_3_plain_record_replays_to_the_same_game(seed: int) -> None:
     assert plain == write_record(state, PLAYERS[:3])
 
 
-def test_issue11_3_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> None:
+def test_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> None:
     """A game in progress (a follow-up pending, random removal kept secret) keeps everything
     but the optional fields; the plain form of a plain record is the record itself."""
     for stop in range(6, 30):
@@ -229,28 +231,18 @@ def test_issue11_3_plain_form_of_a_game_in_progress_and_of_a_plain_record() -> N
         ({"format": "kerala-record", "version": 1, "rounds": 3}, "'rounds' must be a list"),
     ],
 )
-def test_issue11_3_plain_record_refuses_what_is_no_record(doc: Any, message: str) -> None:
+def test_plain_record_refuses_what_is_no_record(doc: Any, message: str) -> None:
     with pytest.raises(NotationError) as e:
         plain_record(doc)
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
 def old_source(tmp: Path) -> Path:
-    """The package as of :data:`OLD`, from the repository's history (skip where it is not)."""
-    try:
-        have = subprocess.run(
-            ["git", "-C", str(ROOT), "cat-file", "-e", f"{OLD}^{{commit}}"],
-            capture_output=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        pytest.skip("no git here: the schema test covers the plain form")
-    if have.returncode != 0:
-        pytest.skip(f"commit {OLD} is not in this clone (shallow?): the schema test covers it")
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", OLD, "src"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    """The reader as of :data:`OLD`: the modules ``kerala.notation`` imported at that commit,
+    with their package data, frozen in ``tests/data`` so that every checkout has them (``git
+    archive 6042adc src`` gives the same files)."""
+    with tarfile.open(OLD_ARCHIVE) as tar:
+        tar.extractall(tmp, filter="data")
     return tmp / "src"
 
 
@@ -275,16 +267,11 @@ def old_read(src: Path, doc: dict[str, Any]) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_issue11_3_the_reader_from_before_the_clock_fields_reads_the_plain_form(
+def test_the_reader_from_before_the_clock_fields_reads_the_plain_form(
     tmp_path: Path,
 ) -> None:
     src = old_source(tmp_path)
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{OLD}:src/kerala/schemas/record.schema.json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    text = (src / "kerala" / "schemas" / "record.schema.json").read_text()
     assert json.loads(text) == V1_SCHEMA, "the schema above is the one shipped at 6042adc"
     for seed, colors in ((3, ["blue", "red"]), (11, ["blue", "red", "green"])):
         state = play_random(seed, colors)

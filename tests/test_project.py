@@ -31,13 +31,13 @@ tiers_of = _tiers()
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def test_issue15_license_is_the_mit_license_pyproject_names() -> None:
+def test_license_is_the_mit_license_pyproject_names() -> None:
     assert PYPROJECT["project"]["license"] == {"text": "MIT"}
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License") and "Permission is hereby granted" in text
 
 
-def test_issue15_changelog_keeps_a_changelog_from_the_packaged_version() -> None:
+def test_changelog_keeps_a_changelog_from_the_packaged_version() -> None:
     text = (ROOT / "CHANGELOG.md").read_text()
     headings = re.findall(r"^## \[([^\]]+)\]", text, re.M)
     assert headings[0] == "Unreleased"
@@ -48,20 +48,20 @@ def test_issue15_changelog_keeps_a_changelog_from_the_packaged_version() -> None
         assert set(kinds) <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
 
 
-def test_issue15_contributing_covers_setup_tiers_style_and_rule_tests() -> None:
+def test_contributing_covers_setup_tiers_style_and_rule_tests() -> None:
     text = (ROOT / "CONTRIBUTING.md").read_text()
     for heading in ("## Setup", "## Test tiers", "## Style", "## Adding a rule test"):
         assert heading in text
     assert "make test-fast" in text and "refuse(" in text
 
 
-def test_issue15_pre_commit_runs_ruff_and_mypy() -> None:
+def test_pre_commit_runs_ruff_and_mypy() -> None:
     text = (ROOT / ".pre-commit-config.yaml").read_text()
     ids = re.findall(r"^\s*- id: (\S+)", text, re.M)
     assert {"ruff-check", "ruff-format", "mypy"} <= set(ids)
 
 
-def test_issue15_version_comes_from_package_metadata() -> None:
+def test_version_comes_from_package_metadata() -> None:
     assert kerala.__version__ == importlib.metadata.version("kerala")
     assert kerala.__version__ == PYPROJECT["project"]["version"]
 
@@ -80,19 +80,17 @@ def test_issue15_version_comes_from_package_metadata() -> None:
         ("tests/tui/test_tui_terminal.py", "test_anything", ["slow"]),
         (
             "tests/test_cli.py",
-            "test_issue14_simulate_progress_moves_every_second_with_eta[2]",
+            "test_simulate_progress_moves_every_second_with_eta[2]",
             ["slow"],
         ),
         ("tests/test_cli.py", "test_score_worked_example", []),
     ],
 )
-def test_issue15_test_tiers_follow_where_a_test_lives(
-    path: str, name: str, tiers: list[str]
-) -> None:
+def test_test_tiers_follow_where_a_test_lives(path: str, name: str, tiers: list[str]) -> None:
     assert tiers_of(path, name) == tiers
 
 
-def test_issue15_make_test_fast_leaves_out_browser_database_and_slow_tests() -> None:
+def test_make_test_fast_leaves_out_browser_database_and_slow_tests() -> None:
     out = subprocess.run(
         ["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
@@ -101,10 +99,20 @@ def test_issue15_make_test_fast_leaves_out_browser_database_and_slow_tests() -> 
     assert "-n auto" in line
 
 
-def test_issue15_make_test_provides_its_browser_or_says_what_to_install() -> None:
+def test_make_test_provides_its_browser_or_says_what_to_install() -> None:
     text = (ROOT / "Makefile").read_text()
     assert re.search(r"^test: .*\bbrowser\b", text, re.M)
     recipe = text[text.index("\nbrowser:") :]
     assert "apt-get install -y -qq chromium" in recipe
     assert "python -m playwright install chromium" in recipe
     assert "exit 1" in recipe  # never skip: stop and say what to install
+
+
+def test_test_names_say_what_they_check_not_which_issue_asked() -> None:
+    """A test is named after the behaviour or the rule it checks (CONTRIBUTING.md)."""
+    named = [
+        f"{p.relative_to(ROOT)}::{m[1]}"
+        for p in sorted((ROOT / "tests").rglob("test_*.py"))
+        for m in re.finditer(r"def (test_issue\d\w*)", p.read_text())
+    ]
+    assert named == []

@@ -144,23 +144,41 @@ def mutations(d: Decision, s: GameState, rng: random.Random) -> list[Decision]:
     t = rng.choice(GAME_TILE_TYPES)
     if isinstance(d, Place):
         out += [
-            Place(other_seat, d.take, d.to, d.from_, d.arch),
-            Place(d.seat, d.take, (d.to[0] + dx, d.to[1] + dy), d.from_, d.arch),
-            Place(d.seat, d.take, d.to, (d.from_[0] + dx, d.from_[1] + dy), d.arch),
-            Place(d.seat, t, d.to, d.from_, rng.choice(EDGES) if t.is_arch else None),
-            Place(d.seat, d.take, d.to, d.from_, None if d.arch else "N"),
-            MoveElephant(d.seat, d.from_, d.to),
-            MoveStack(d.seat, d.from_, d.to),
+            Place(seat=other_seat, take=d.take, to=d.to, from_=d.from_, arch=d.arch),
+            Place(
+                seat=d.seat,
+                take=d.take,
+                to=(d.to[0] + dx, d.to[1] + dy),
+                from_=d.from_,
+                arch=d.arch,
+            ),
+            Place(
+                seat=d.seat,
+                take=d.take,
+                to=d.to,
+                from_=(d.from_[0] + dx, d.from_[1] + dy),
+                arch=d.arch,
+            ),
+            Place(
+                seat=d.seat,
+                take=t,
+                to=d.to,
+                from_=d.from_,
+                arch=rng.choice(EDGES) if t.is_arch else None,
+            ),
+            Place(seat=d.seat, take=d.take, to=d.to, from_=d.from_, arch=None if d.arch else "N"),
+            MoveElephant(seat=d.seat, from_=d.from_, to=d.to),
+            MoveStack(seat=d.seat, from_=d.from_, to=d.to),
         ]
     elif isinstance(d, MoveElephant | MoveStack):
         kind = type(d)
         other_kind = MoveStack if kind is MoveElephant else MoveElephant
         out += [
-            kind(other_seat, d.from_, d.to),
-            kind(d.seat, (d.from_[0] + dx, d.from_[1] + dy), d.to),
-            kind(d.seat, d.from_, (d.to[0] + dx, d.to[1] + dy)),
-            kind(d.seat, d.to, d.from_),
-            other_kind(d.seat, d.from_, d.to),
+            kind(seat=other_seat, from_=d.from_, to=d.to),
+            kind(seat=d.seat, from_=(d.from_[0] + dx, d.from_[1] + dy), to=d.to),
+            kind(seat=d.seat, from_=d.from_, to=(d.to[0] + dx, d.to[1] + dy)),
+            kind(seat=d.seat, from_=d.to, to=d.from_),
+            other_kind(seat=d.seat, from_=d.from_, to=d.to),
         ]
     return out
 
@@ -219,7 +237,7 @@ def test_i2_views_never_contain_hidden_information(seed: int, n: int) -> None:
             continue
         # Another state, same public facts, other hidden facts: its views must be equal.
         t = s.copy(with_rng=False)
-        t.rng = random.Random(seed + 1)
+        t.use_rng(random.Random(seed + 1))
         random.Random(seed).shuffle(t.bag)
         players = set(t.colors)
         for i in range(len(t.removed)):

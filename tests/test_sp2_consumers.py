@@ -15,7 +15,7 @@ from kerala.envs.encoding import ACTIONS
 from kerala.game import GameState
 from kerala.tui.turn import TurnBuilder
 
-HOLE_MOVE = MoveStack(0, (1, 1), (1, 2))
+HOLE_MOVE = MoveStack(seat=0, from_=(1, 1), to=(1, 2))
 
 
 def hole_position() -> GameState:

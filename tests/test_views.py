@@ -42,7 +42,7 @@ def midgame(seed: int, colors: list[str], stop: int = 25) -> GameState:
 def hidden_variant(s: GameState) -> GameState:
     """The same public position with other hidden facts: bag order, removed tiles, RNG."""
     t = s.copy(with_rng=False)
-    t.rng = random.Random(12345)
+    t.use_rng(random.Random(12345))
     random.Random(1).shuffle(t.bag)
     players = set(t.colors)
     for i, r in enumerate(t.removed):

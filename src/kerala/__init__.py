@@ -39,7 +39,7 @@ from kerala.errors import (
     SetupError,
     TileSetError,
 )
-from kerala.game import CHANCE, TERMINAL, GameState, Phase, new_game, replay
+from kerala.game import CHANCE, TERMINAL, GameState, Outcome, Phase, new_game, replay
 from kerala.notation import Record, read_grounds, read_record, write_grounds, write_record
 from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
@@ -67,6 +67,7 @@ __all__ = [
     "MoveElephant",
     "MoveStack",
     "NotationError",
+    "Outcome",
     "Pass",
     "Phase",
     "Place",

@@ -7,7 +7,7 @@ player makes a follow-up decision: :class:`MoveElephant` (SP1), :class:`MoveStac
 seat, or ``{"seat": s, "skip": true}``.
 
 >>> from kerala.tiles import tile
->>> d = Place(0, tile("blue:arch-red"), (1, 0), (0, 0), "N")
+>>> d = Place(seat=0, take=tile("blue:arch-red"), to=(1, 0), from_=(0, 0), arch="N")
 >>> d.to_json()
 {'seat': 0, 'take': 'blue:arch-red', 'to': [1, 0], 'from': [0, 0], 'arch': 'N'}
 >>> decision_from_json(d.to_json()) == d
@@ -19,7 +19,7 @@ Each decision also has a short text form, ``str(d)``, in the terminal's tile cod
 
 >>> str(d), parse_decision(str(d), seat=0) == d
 ('Bar 0,0>1,0 N', True)
->>> [str(x) for x in (Pass(1), FollowUpSkip(1), MoveStack(1, (2, 0), (0, -1)))]
+>>> [str(x) for x in (Pass(1), FollowUpSkip(1), MoveStack(seat=1, from_=(2, 0), to=(0, -1)))]
 ['pass', 'skip', 'stack 2,0>0,-1']
 >>> describe(d)
 'took Bar (blue:arch-red) to (1, 0) from (0, 0), facing N'
@@ -27,13 +27,12 @@ Each decision also has a short text form, ``str(d)``, in the terminal's tile cod
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kerala.errors import KeralaError, TileSetError
+from kerala.errors import KeralaError, TileSetError, shown_as_json
 from kerala.grounds import LIMIT
 from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType, tile_from_code
 
@@ -58,7 +57,7 @@ class Pass:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Place:
     """P1–P6: take ``take`` from the display, put it on ``to``, move the elephant from ``from_``."""
 
@@ -84,7 +83,7 @@ class Place:
         return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveElephant:
     """SP1 follow-up: move the elephant on ``from_`` to the stack at ``to``."""
 
@@ -99,7 +98,7 @@ class MoveElephant:
         return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveStack:
     """SP2 follow-up: move the whole stack on ``from_`` to the empty cell ``to``."""
 
@@ -133,15 +132,6 @@ FollowUp = MoveElephant | MoveStack | FollowUpSkip
 
 def _xy(c: Cell) -> str:
     return f"{c[0]},{c[1]}"
-
-
-def shown_as_json(value: object) -> str:
-    """A value for a message about JSON input, as JSON shows it (``[5, 5]``, ``true``,
-    ``"x"``), not in Python's form."""
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def cell_json(c: tuple[int, int]) -> str:
@@ -224,15 +214,21 @@ def decision_from_json(obj: object) -> Decision:
             raise DecisionSyntaxError(f"placing the arch tile {t.name} needs 'arch' (N, E, S, W)")
         if not t.is_arch and arch is not None:
             raise DecisionSyntaxError(f"{t.name} is not an arch tile: 'arch' is not allowed")
-        return Place(seat, t, parse_cell(obj["to"], "to"), parse_cell(obj["from"], "from"), arch)
+        return Place(
+            seat=seat,
+            take=t,
+            to=parse_cell(obj["to"], "to"),
+            from_=parse_cell(obj["from"], "from"),
+            arch=arch,
+        )
     if "move_elephant" in obj:
         _keys(obj, {"seat", "move_elephant"})
         a, b = _move(obj["move_elephant"], "move_elephant")
-        return MoveElephant(seat, a, b)
+        return MoveElephant(seat=seat, from_=a, to=b)
     if "move_stack" in obj:
         _keys(obj, {"seat", "move_stack"})
         a, b = _move(obj["move_stack"], "move_stack")
-        return MoveStack(seat, a, b)
+        return MoveStack(seat=seat, from_=a, to=b)
     raise DecisionSyntaxError(
         "a decision needs one of 'pass', 'take', 'move_elephant', 'move_stack', 'skip'"
     )
@@ -323,7 +319,7 @@ def parse_decision(text: str, seat: Seat) -> Decision:
     if move is not None:
         if edge is not None:
             raise DecisionSyntaxError(f"a {what.lower()} move takes no edge, got {edge!r}")
-        return move(seat, frm, to)
+        return move(seat=seat, from_=frm, to=to)
     try:
         t = TILE_TYPES[what] if ":" in what else tile_from_code(what)
     except (KeyError, TileSetError):
@@ -334,7 +330,7 @@ def parse_decision(text: str, seat: Seat) -> Decision:
         raise DecisionSyntaxError(f"placing the arch tile {t.code} needs its edge N, E, S or W")
     if not t.is_arch and edge is not None:
         raise DecisionSyntaxError(f"{t.code} is not an arch tile: it takes no edge")
-    return Place(seat, t, to, frm, edge)
+    return Place(seat=seat, take=t, to=to, from_=frm, arch=edge)
 
 
 # -- decisions in words ----------------------------------------------------------------------

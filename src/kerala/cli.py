@@ -22,15 +22,24 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
+from kerala.console import (
+    console,
+    err_console,
+    fail,
+    print_error,
+    progress_bar,
+    read_input_file,
+    scoring_pad,
+)
 from kerala.errors import KeralaError, NotationError
 from kerala.game import Phase, new_game
 from kerala.gridtext import looks_like_json, parse_grid
@@ -147,9 +156,6 @@ record_app = typer.Typer(
 )
 app.add_typer(record_app, name="record")
 
-console = Console()
-err_console = Console(stderr=True)
-
 
 def version_text() -> str:
     from kerala import __version__
@@ -175,65 +181,7 @@ def _main_options(
     """Kerala: The Way of the Elephant — rules engine, notation, bots and play."""
 
 
-def print_error(message: str) -> None:
-    """One error line on standard error, never wrapped (the terminal wraps it if needed)."""
-    text = Text("error:", style="bold red")
-    text.append(f" {message}", style="")
-    err_console.print(text, soft_wrap=True, highlight=False)
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    print_error(message)
-    raise typer.Exit(code)
-
-
 # -- score -------------------------------------------------------------------------------
-
-
-def scoring_pad(breakdowns: list[tuple[str, ScoreBreakdown]]) -> Table:
-    """A table laid out like the scoring pad: a column per grounds, a row per line of the pad."""
-    table = Table(title="Scoring pad", show_lines=False)
-    table.add_column("", style="bold")
-    for name, _ in breakdowns:
-        table.add_column(Text(name), justify="right", overflow="fold")  # a name, not markup
-    for color in COLORS:
-        table.add_row(
-            f"{color} symbols",
-            *[str(dict(b.symbols_by_color).get(color, 0)) for _, b in breakdowns],
-        )
-    table.add_row("standing elephants", *[f"{b.standing:+d}" for _, b in breakdowns])
-    table.add_row("arches", *[f"{b.arches:+d}" for _, b in breakdowns])
-    table.add_row("surplus areas", *[f"{b.surplus:+d}" for _, b in breakdowns])
-    table.add_row("missing colors", *[f"{b.missing:+d}" for _, b in breakdowns])
-    table.add_row(
-        "total", *[Text(str(b.total), style="bold") for _, b in breakdowns], end_section=True
-    )
-    return table
-
-
-class InputFileError(KeralaError):
-    """A file named on the command line cannot be read; the message says why (not where)."""
-
-
-def read_input_file(path: Path) -> str:
-    """The text of ``path`` (``-`` is standard input); the caller names the file in errors."""
-    if str(path) == "-":
-        try:
-            return sys.stdin.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputFileError(f"cannot read standard input: {e}") from None
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError("no such file") from None
-    except IsADirectoryError:
-        raise InputFileError("is a folder, not a file") from None
-    except PermissionError:
-        raise InputFileError("permission denied") from None
-    except UnicodeDecodeError:
-        raise InputFileError("not UTF-8 text") from None
-    except OSError as e:
-        raise InputFileError(f"cannot read: {e.strerror or e}") from None
 
 
 def _file_label(path: Path) -> str:
@@ -407,7 +355,7 @@ def record_plain(
 
 def _simulate_one(args: tuple[int, int, list[str], int, bool]) -> dict[str, Any]:
     from kerala.bots import make_bot
-    from kerala.match import game_seed, play_game
+    from kerala.bots.match import game_seed, play_game
 
     index, players, bot_specs, seed, with_record = args
     gs = game_seed(seed, index)
@@ -478,31 +426,6 @@ def run_tasks(
     finally:
         pool.terminate()
         pool.join()
-
-
-def progress_bar(total: int, *, enabled: bool, transient: bool = True) -> Any:
-    """A progress bar on standard error: ``done/total``, elapsed time and ETA."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err_console,
-        disable=not enabled,
-        transient=transient,
-        refresh_per_second=4,
-    )
 
 
 def _positive_seconds(value: float) -> float:

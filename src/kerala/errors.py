@@ -2,6 +2,25 @@
 
 from __future__ import annotations
 
+import json
+
+
+def shown_as_json(value: object) -> str:
+    """A value in a message about JSON input, as JSON shows it, not in Python's form.
+
+    Every part writes the values of its refusals this way, so that a client reads back what
+    it sent.
+
+    >>> shown_as_json("a"), shown_as_json((5, 5)), shown_as_json(True), shown_as_json(None)
+    ('"a"', '[5, 5]', 'true', 'null')
+    >>> shown_as_json("Ärger"), shown_as_json({1j})
+    ('"Ärger"', '{1j}')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON at all (never from outside input, which is JSON)
+        return repr(value)
+
 
 class KeralaError(ValueError):
     """Base class of every error the engine raises about bad input."""

@@ -33,6 +33,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, TypeVar
 
@@ -45,9 +46,8 @@ from kerala.actions import (
     Place,
     cell_json,
     parse_decision,
-    shown_as_json,
 )
-from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError
+from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError, shown_as_json
 from kerala.grounds import (
     LIMIT,
     NEIGHBOURS,
@@ -313,6 +313,16 @@ def follow_up_decisions(g: Grounds, seat: int, special: str) -> list[Decision]:
     out: list[Decision] = [_SKIP[seat]]
     out += sp1_moves(g, seat) if special == MOVE_ELEPHANT else sp2_moves(g, seat)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: each seat's total and rank (1 is first; SC7 shares places) and the
+    seats ranked first. See :meth:`GameState.outcome`."""
+
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
 
 
 class GameState:
@@ -819,6 +829,59 @@ class GameState:
             if name != "rng":
                 setattr(self, name, getattr(back, name))
         return decisions[-1]
+
+    @property
+    def move_stack(self) -> list[Decision]:
+        """The decisions taken so far, first to last (the draws between them left out), as
+        python-chess's ``Board.move_stack``. A new list: changing it changes nothing."""
+        return [e for e in self.log if not isinstance(e, TileType)]
+
+    def peek(self) -> Decision:
+        """The last decision taken, as python-chess's ``Board.peek``; :class:`IndexError` when
+        there is none yet."""
+        for e in reversed(self.log):
+            if not isinstance(e, TileType):
+                return e
+        raise IndexError("no decision yet: the game has none to peek at")
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over (SC1–SC7), ``None`` before: each seat's total and
+        rank, and the winners (every seat ranked first; SC7 lets places be shared)."""
+        if self.phase != _OVER:
+            return None
+        totals = tuple(s.total for s in self.scores())
+        ranks = tuple(rank(list(totals)))
+        return Outcome(totals, ranks, tuple(i for i, r in enumerate(ranks) if r == 1))
+
+    def redrawn(self, rng: random.Random) -> GameState:
+        """A copy (without RNG) in which what no player has seen is drawn again: the tiles
+        secretly removed at setup (S3, random removal) are chosen anew from the unseen tiles of
+        colors nobody plays, the rest going back to the bag. What searches need to sample a
+        world consistent with everything a seat knows (I2) when the removal is hidden from it;
+        the bag's order is drawn by the chance nodes anyway. Before the removal, or with
+        nothing removed, the copy is exact.
+        """
+        s = self.copy(with_rng=False)
+        if self.phase != Phase.REMOVAL and s.to_remove:
+            s.removed, s.bag = self.hidden_redrawn(rng)
+        return s
+
+    def hidden_redrawn(self, rng: random.Random) -> tuple[list[TileType], list[TileType]]:
+        """The removed tiles and the bag of :meth:`redrawn`, without copying the state (for a
+        search that needs only the bag); this state is unchanged."""
+        played = set(self.colors)
+        pool = list(self.removed)
+        keep: list[TileType] = []
+        for t in self.bag:
+            (keep if t.color in played else pool).append(t)
+        rng.shuffle(pool)
+        k = self.to_remove
+        keep.extend(pool[k:])
+        return pool[:k], keep
+
+    def use_rng(self, rng: random.Random | None) -> None:
+        """Draw the chance nodes from now on with ``rng`` (``None``: only imposed draws)."""
+        self.rng = rng
 
     def parse_decision(self, text: str) -> Decision:
         """The legal decision written ``text`` in the short text form (``str(decision)``).

@@ -181,7 +181,8 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 def read_grid(text: str, tileset: TileSet | None = None) -> dict[str, Any]:
     """The grounds document (docs/notation.md ``kerala-grounds``) of a text grid, fully checked.
 
-    Raises :class:`GridTextError` (with line and column) on any mistake.
+    Raises :class:`GridTextError` (with line and column) on any mistake. Long because each
+    check names the line and column it reads, so the checks follow the reading in one place.
     """
     settings: dict[str, tuple[str, _Pos]] = {}
     rows: list[tuple[int, list[tuple[int, str]]]] = []

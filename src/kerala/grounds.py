@@ -204,7 +204,6 @@ _OPEN, _CLOSES, _ALONE = 0, 1, 2
 SPLITS: Final = _cut_tables()
 #: By an empty cell's mask: the stacks around it whose move changes its fate as a destination.
 _CHANGES: Final = _change_tables()
-_SIDES: Final = frozenset(NEIGHBOURS)
 
 
 #: SP2 plans say which frontier cells a source may not move to as a bit mask over the frontier

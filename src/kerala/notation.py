@@ -43,6 +43,7 @@ from kerala.errors import (
     NotationError,
     SetupError,
     TileSetError,
+    shown_as_json,
 )
 from kerala.game import REMOVAL_COUNT, GameState, Phase, replay
 from kerala.grounds import Grounds, Placed, cell, key
@@ -94,10 +95,13 @@ def _as_doc(doc: str | bytes | Mapping[str, Any], expected: str) -> dict[str, An
             raise NotationError(f"the document has no '{name}' field: a {expected} has one")
     fmt = d["format"]
     if fmt != expected:
-        raise NotationError(f"unknown format {_js(fmt)}: expected {_js(expected)}")
+        raise NotationError(
+            f"unknown format {shown_as_json(fmt)}: expected {shown_as_json(expected)}"
+        )
     if d["version"] != VERSION:
         raise NotationError(
-            f"unsupported {expected} version {_js(d['version'])}: this reader knows {VERSION}"
+            f"unsupported {expected} version {shown_as_json(d['version'])}"
+            f": this reader knows {VERSION}"
         )
     return d
 
@@ -390,10 +394,12 @@ def _clock_field(clock: object, seats: int, decisions: int) -> dict[str, Any]:
     for fld in ("minutes", "increment", "hours"):
         v = clock.get(fld, 0)
         if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
-            raise NotationError(f"clock.{fld} must be a number of at least 0, got {_js(v)}")
+            raise NotationError(
+                f"clock.{fld} must be a number of at least 0, got {shown_as_json(v)}"
+            )
     events = clock.get("events", [])
     if not isinstance(events, list):
-        raise NotationError(f"clock.events must be a list, got {_js(events)}")
+        raise NotationError(f"clock.events must be a list, got {shown_as_json(events)}")
     last = 0
     for i, e in enumerate(events):
         where = f"clock.events[{i}]"
@@ -415,11 +421,11 @@ def _clock_field(clock: object, seats: int, decisions: int) -> dict[str, Any]:
 def _clock_event(e: object, where: str, seats: int) -> None:
     """One clock event: its kind, and exactly that kind's fields, each of the right type."""
     if not isinstance(e, dict):
-        raise NotationError(f"{where} must be an object, got {_js(e)}")
+        raise NotationError(f"{where} must be an object, got {shown_as_json(e)}")
     kind = e.get("kind")
     if kind not in CLOCK_EVENT_FIELDS:
         kinds = ", ".join(CLOCK_EVENT_FIELDS)
-        raise NotationError(f"{where}.kind must be one of {kinds}, got {_js(kind)}")
+        raise NotationError(f"{where}.kind must be one of {kinds}, got {shown_as_json(kind)}")
     fields = ("at", "seat", *CLOCK_EVENT_FIELDS[kind])
     extra = sorted(set(e) - {"kind", *fields})
     if extra:
@@ -430,14 +436,16 @@ def _clock_event(e: object, where: str, seats: int) -> None:
         v = e[fld]
         if fld == "bot":
             if not isinstance(v, str) or not v:
-                raise NotationError(f"{where}.bot must be a bot level name, got {_js(v)}")
+                raise NotationError(f"{where}.bot must be a bot level name, got {shown_as_json(v)}")
             continue
         whole = isinstance(v, int) and not isinstance(v, bool)
         if fld == "at" and not (whole and v >= 0):
-            raise NotationError(f"{where}.at must be a number of decisions (>= 0), got {_js(v)}")
+            raise NotationError(
+                f"{where}.at must be a number of decisions (>= 0), got {shown_as_json(v)}"
+            )
         if fld in ("seat", "by") and not (whole and 0 <= v < seats):
             raise NotationError(
-                f"{where}.{fld} must be a seat number from 0 to {seats - 1}, got {_js(v)}"
+                f"{where}.{fld} must be a seat number from 0 to {seats - 1}, got {shown_as_json(v)}"
             )
 
 
@@ -517,7 +525,11 @@ def _check_draws_possible(
 
 
 def read_record(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None = None) -> Record:
-    """Validate a record and replay it through the rules; the result holds the final state."""
+    """Validate a record and replay it through the rules; the result holds the final state.
+
+    Long because every refusal names the turn it is about, so the checks of a turn run in the
+    one loop that replays them.
+    """
     d = _as_doc(doc, RECORD_FORMAT)
     allowed = {"format", "version", "tileset", "players", "removal", "removed", "rounds", "result"}
     allowed.add("analysis")  # optional post-game analysis (kerala.bots.analysis): ignored here
@@ -626,15 +638,21 @@ def _replay_turn(state: GameState, turn: object, r: int, i: int, last: bool) -> 
     expected = state.to_move
     seat = turn.get("seat")
     if expected is not None and seat != expected:
-        raise NotationError(f"seat out of order: seat {expected} plays now, not {_js(seat)}", r, i)
+        raise NotationError(
+            f"seat out of order: seat {expected} plays now, not {shown_as_json(seat)}", r, i
+        )
     pending_flag = turn.get("follow_up")
     if "time" in turn:  # optional clock field (docs/notation.md): the seconds the turn took
         t = turn["time"]
         if isinstance(t, bool) or not isinstance(t, int | float) or t < 0:
-            raise NotationError(f"'time' must be a number of seconds >= 0, got {_js(t)}", r, i)
+            raise NotationError(
+                f"'time' must be a number of seconds >= 0, got {shown_as_json(t)}", r, i
+            )
         turn = {k: v for k, v in turn.items() if k != "time"}
     if pending_flag is not None and pending_flag != "pending":
-        raise NotationError(f"'follow_up' can only be \"pending\", got {_js(pending_flag)}", r, i)
+        raise NotationError(
+            f"'follow_up' can only be \"pending\", got {shown_as_json(pending_flag)}", r, i
+        )
     try:
         decision, follow = turn_from_json({k: v for k, v in turn.items() if k != "follow_up"})
         state.apply(decision)
@@ -676,12 +694,16 @@ def _check_result(state: GameState, result: object) -> None:
         if not isinstance(theirs, dict):
             raise NotationError(f"{where} must be an object")
         if theirs.get("seat", i) != i:
-            raise NotationError(f"{where} is for seat {_js(theirs.get('seat'))}, expected {i}")
+            raise NotationError(
+                f"{where} is for seat {shown_as_json(theirs.get('seat'))}, expected {i}"
+            )
         if "total" not in theirs:
             raise NotationError(f"{where} lacks 'total'")
         for f in _SCORE_FIELDS:
             if f in theirs and type(theirs[f]) is not int:
-                raise NotationError(f"{where}.{f} must be an integer, got {_js(theirs[f])}")
+                raise NotationError(
+                    f"{where}.{f} must be an integer, got {shown_as_json(theirs[f])}"
+                )
         if theirs["total"] != best.total:
             raise NotationError(
                 f"the result the rules do not give: seat {i} scores at best {best.total}, "
@@ -722,16 +744,8 @@ def _check_result(state: GameState, result: object) -> None:
     ):
         raise NotationError(
             "the result the rules do not give: "
-            f"ranks are {_js(ranks)}, the record says {_js(result['ranks'])}"
+            f"ranks are {shown_as_json(ranks)}, the record says {shown_as_json(result['ranks'])}"
         )
-
-
-def _js(value: object) -> str:
-    """A value as JSON, for messages about JSON documents."""
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def score_document(doc: str | bytes | Mapping[str, Any]) -> ScoreBreakdown:

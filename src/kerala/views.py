@@ -32,11 +32,6 @@ from kerala.playerview import GroundsView, PlayerView, view_from_json
 from kerala.tiles import TileSet, TileType, load_tileset
 
 
-def player_view(state: GameState, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (or a watcher's, ``None``) of ``state``: ``state.view(seat)``."""
-    return state.view(seat)
-
-
 def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     """A full game state consistent with ``view``, its hidden tiles drawn at random.
 
@@ -89,4 +84,4 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
     )
 
 
-__all__ = ["GroundsView", "PlayerView", "key", "player_view", "sample_state", "view_from_json"]
+__all__ = ["GroundsView", "PlayerView", "key", "sample_state", "view_from_json"]

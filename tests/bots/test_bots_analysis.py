@@ -24,9 +24,9 @@ from kerala.bots.analysis import (
     verdict,
 )
 from kerala.bots.greedy import score_decisions
+from kerala.bots.match import play_game
 from kerala.cli import app
 from kerala.game import Phase, new_game
-from kerala.match import play_game
 from kerala.notation import read_record, write_record
 from kerala.tiles import TileType
 
@@ -71,7 +71,7 @@ def blunder() -> Blunder:
     return blunder_record()
 
 
-def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder: Blunder) -> None:
+def test_planted_pass_is_flagged_as_a_blunder(blunder: Blunder) -> None:
     doc, at, cost = blunder
     assert cost >= 9
     analysis = analyse(doc, seats=[0], budget=0.05, seed=1)
@@ -91,7 +91,7 @@ def test_issue16_planted_pass_is_flagged_as_a_blunder(blunder: Blunder) -> None:
     assert analysis["summary"]["0"]["blunders"] >= 1
 
 
-def test_issue16_planted_pass_is_flagged_with_four_players() -> None:
+def test_planted_pass_is_flagged_with_four_players() -> None:
     """With 3-5 players the expert's default search (``method=lookahead``) judges the played
     decision on the same samples as its own choice, in win chance: the pass is a blunder."""
     doc, at, cost = blunder_record(players=4)
@@ -107,7 +107,7 @@ def test_issue16_planted_pass_is_flagged_with_four_players() -> None:
     assert all(0.0 <= t["win"] <= 1.0 for t in review["top"])
 
 
-def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder: Blunder) -> None:
+def test_decision_the_bot_agrees_with_costs_nothing(blunder: Blunder) -> None:
     doc, _, _ = blunder
     points = decision_points(doc, [1])
     forced_best = next(p for p in points if p.round == 0)
@@ -124,7 +124,7 @@ def test_issue16_decision_the_bot_agrees_with_costs_nothing(blunder: Blunder) ->
         assert again["flag"] is None
 
 
-def test_issue16_i2_analysis_uses_each_seats_view_only(blunder: Blunder) -> None:
+def test_i2_analysis_uses_each_seats_view_only(blunder: Blunder) -> None:
     """A record with its randomly removed tiles and one without give the same views (I2)."""
     doc, _, _ = blunder
     assert "removed" in doc  # a finished game's record names them
@@ -138,7 +138,7 @@ def test_issue16_i2_analysis_uses_each_seats_view_only(blunder: Blunder) -> None
         assert p.legal == q.legal and p.played == q.played
 
 
-def test_issue16_verdict_thresholds() -> None:
+def test_verdict_thresholds() -> None:
     assert verdict(0.0, 0.0) is None
     assert verdict(0.06, 0.0) == "inaccuracy"
     assert verdict(0.12, 0.0) == "mistake"
@@ -149,14 +149,14 @@ def test_issue16_verdict_thresholds() -> None:
     assert verdict(0.0, 10.0, best_win=0.02) == "blunder"
 
 
-def test_issue16_analysed_record_is_still_a_record(blunder: Blunder) -> None:
+def test_analysed_record_is_still_a_record(blunder: Blunder) -> None:
     """The `analysis` field is optional: the record reader ignores it (docs/notation.md)."""
     doc, _, _ = blunder
     ext = extend_record(doc, {"version": 1, "decisions": []})
     assert read_record(ext).state.scores() == read_record(doc).state.scores()
 
 
-def test_issue16_bad_seat_is_refused(blunder: Blunder) -> None:
+def test_bad_seat_is_refused(blunder: Blunder) -> None:
     doc, _, _ = blunder
     with pytest.raises(AnalysisError, match="seat 5 is not in this 2-player game"):
         decision_points(doc, [5])
@@ -167,7 +167,7 @@ def test_issue16_bad_seat_is_refused(blunder: Blunder) -> None:
 runner = CliRunner()
 
 
-def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder: Blunder, tmp_path: Path) -> None:
+def test_cli_analyse_json_flags_the_planted_pass(blunder: Blunder, tmp_path: Path) -> None:
     doc, at, _ = blunder
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))
@@ -185,7 +185,7 @@ def test_issue16_cli_analyse_json_flags_the_planted_pass(blunder: Blunder, tmp_p
     read_record(json.loads(out.read_text()))
 
 
-def test_issue16_cli_analyse_table(blunder: Blunder, tmp_path: Path) -> None:
+def test_cli_analyse_table(blunder: Blunder, tmp_path: Path) -> None:
     doc, _, _ = blunder
     f = tmp_path / "game.json"
     f.write_text(json.dumps(doc))
@@ -204,7 +204,7 @@ def test_issue16_cli_analyse_table(blunder: Blunder, tmp_path: Path) -> None:
         (["{notjson}"], "malformed JSON"),
     ],
 )
-def test_issue16_cli_analyse_bad_input_is_one_line(
+def test_cli_analyse_bad_input_is_one_line(
     blunder: Blunder, tmp_path: Path, args: list[str], message: str
 ) -> None:
     doc, _, _ = blunder
@@ -224,7 +224,7 @@ def test_issue16_cli_analyse_bad_input_is_one_line(
     assert "Traceback" not in r.output
 
 
-def test_issue16_decision_points_are_every_choice_of_the_seat_in_order() -> None:
+def test_decision_points_are_every_choice_of_the_seat_in_order() -> None:
     """Each decision of the seat that had a choice (more than one legal decision) is reviewed
     once, in play order, with the round it was taken in; replayed by hand through the rules."""
     st = play_game([make_bot("random", seed=3), make_bot("random", seed=4)], seed=2)

@@ -79,7 +79,7 @@ def wait_done(client: TestClient, job: dict[str, Any]) -> tuple[dict[str, Any], 
 
 
 @pytest.mark.parametrize("executor", ["thread", "process"])
-def test_issue16_finished_game_is_analysed_off_the_event_loop(
+def test_finished_game_is_analysed_off_the_event_loop(
     make_client: ClientFactory, executor: Executor
 ) -> None:
     client = make_client(executor)
@@ -101,7 +101,7 @@ def test_issue16_finished_game_is_analysed_off_the_event_loop(
     assert again["id"] == job["id"] and again["status"] == "done"
 
 
-def test_issue16_record_with_a_planted_blunder_is_flagged_over_http(
+def test_record_with_a_planted_blunder_is_flagged_over_http(
     make_client: ClientFactory,
 ) -> None:
     client = make_client()
@@ -116,7 +116,7 @@ def test_issue16_record_with_a_planted_blunder_is_flagged_over_http(
     assert client.post("/api/records/check?at=0", json=ext).status_code == 200
 
 
-def test_issue16_analysis_of_a_game_in_progress_is_refused(make_client: ClientFactory) -> None:
+def test_analysis_of_a_game_in_progress_is_refused(make_client: ClientFactory) -> None:
     client = make_client()
     seats = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
     gid = client.post("/api/games", json={"seats": seats}).json()["id"]
@@ -134,7 +134,7 @@ def test_issue16_analysis_of_a_game_in_progress_is_refused(make_client: ClientFa
         ("/api/games/nosuchgame/analysis", None, 404, "nosuchgame"),
     ],
 )
-def test_issue16_bad_analysis_requests_get_one_line_errors(
+def test_bad_analysis_requests_get_one_line_errors(
     make_client: ClientFactory, url: str, body: Any, status: int, words: str
 ) -> None:
     client = make_client()
@@ -148,7 +148,7 @@ def test_issue16_bad_analysis_requests_get_one_line_errors(
     assert client.get("/api/analysis/unknownjob").status_code == 404
 
 
-def test_issue16_levels_list_offers_expert_and_says_how_strong(make_client: ClientFactory) -> None:
+def test_levels_list_offers_expert_and_says_how_strong(make_client: ClientFactory) -> None:
     """The home page's level picker shows these descriptions (the level ladder's ratings)."""
     client = make_client()
     levels = {lv["name"]: lv["description"] for lv in client.get("/api/bots").json()["levels"]}

@@ -49,7 +49,7 @@ def wait_at(page: Page, k: int) -> None:
     )
 
 
-def test_issue16_analyse_button_marks_the_planted_blunder(
+def test_analyse_button_marks_the_planted_blunder(
     page: Page, server: Server, tmp_path: Path
 ) -> None:
     doc, at, _ = blunder_record()
@@ -80,7 +80,7 @@ def test_issue16_analyse_button_marks_the_planted_blunder(
     assert page.locator("#analysis-timeline .analysis-mark").count() >= 1
 
 
-def test_issue16_analyse_a_finished_game_of_the_server(page: Page, server: Server) -> None:
+def test_analyse_a_finished_game_of_the_server(page: Page, server: Server) -> None:
     r = page.request.post(
         f"{server.url}/api/games",
         data={

@@ -7,8 +7,8 @@ from botlib import play_until
 
 from kerala.bots import make_bot
 from kerala.bots.evaluation import apply_to_grounds, evaluate, follow_ups
+from kerala.bots.match import play_game
 from kerala.game import Phase, new_game
-from kerala.match import play_game
 from kerala.scoring import score_grounds
 
 

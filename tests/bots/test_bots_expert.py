@@ -23,7 +23,7 @@ def last_round(players: int, seed: int) -> GameState:
     return play_until(s, lambda st: st.phase == Phase.PLACE and not st.bag, seed=seed)
 
 
-def test_issue16_expert_spec_and_default_budget() -> None:
+def test_expert_spec_and_default_budget() -> None:
     bot = make_bot("expert", seed=1)
     assert isinstance(bot, ExpertBot) and bot.name == "expert"
     assert bot.time_budget == DEFAULT_TIME == 1.0 and bot.iterations is None
@@ -38,7 +38,7 @@ def test_issue16_expert_spec_and_default_budget() -> None:
 
 
 @pytest.mark.parametrize(("players", "rollout", "rounds"), [(2, None, 2), (2, 1, 1), (4, None, 0)])
-def test_issue16_halving_rolls_out_two_rounds_past_the_root_with_2_players(
+def test_halving_rolls_out_two_rounds_past_the_root_with_2_players(
     players: int, rollout: int | None, rounds: int
 ) -> None:
     """Halving's rollouts go two rounds past the root's with 2 players (what won 284.5 of
@@ -51,7 +51,7 @@ def test_issue16_halving_rolls_out_two_rounds_past_the_root_with_2_players(
     assert bot._rounds == rounds
 
 
-def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
+def test_halving_judges_the_focus_and_counts_its_samples() -> None:
     """Sequential halving keeps the best half each round; every candidate of a round is
     judged on the same samples, and a decision in focus (analysis) is always judged."""
     s = midgame(players=2, seed=6, rounds=8)
@@ -69,7 +69,7 @@ def test_issue16_halving_judges_the_focus_and_counts_its_samples() -> None:
 
 
 @pytest.mark.parametrize("cost", [0.004, 0.012, 0.03])
-def test_issue16_halving_keeps_its_budget_when_samples_are_long(
+def test_halving_keeps_its_budget_when_samples_are_long(
     cost: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The budget is kept however long one sample is (rollouts several rounds deep): halving
@@ -99,7 +99,7 @@ def test_issue16_halving_keeps_its_budget_when_samples_are_long(
 
 
 @pytest.mark.parametrize("seed", [6, 7])
-def test_issue16_halving_memo_changes_no_value_and_saves_evaluations(
+def test_halving_memo_changes_no_value_and_saves_evaluations(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Halving keeps the rollouts' evaluations for the search (the same grounds come back in
@@ -131,7 +131,7 @@ def test_issue16_halving_memo_changes_no_value_and_saves_evaluations(
     assert calls[0] < 0.8 * evals_without, (calls[0], evals_without)
 
 
-def test_issue16_halving_memo_keeps_only_the_next_rounds_grounds() -> None:
+def test_halving_memo_keeps_only_the_next_rounds_grounds() -> None:
     """With rollouts two rounds deep, the memo keeps the grounds of the round after the
     root's only (all with the same share of the game left): the later round's grounds differ
     from sample to sample, and keeping them fed the garbage collector's full passes. The
@@ -149,7 +149,7 @@ def test_issue16_halving_memo_keeps_only_the_next_rounds_grounds() -> None:
     assert lefts == {(len(s.bag) - 2) / total}, (lefts, len(s.bag), total)
 
 
-def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
+def test_lookahead_judges_every_decision_to_the_round_end() -> None:
     """Stage 1 plays every legal decision to the end of its round against the greedy
     replies and judges it as mcts judges a leaf; stage 2 ranks the best few by the next round
     on the same sampled displays, one sample per iteration."""
@@ -176,7 +176,7 @@ def test_issue16_lookahead_judges_every_decision_to_the_round_end() -> None:
     assert v == pytest.approx(greedy._soft_reward(vals)[seat])
 
 
-def test_issue16_lookahead_stage2_plays_the_next_round_as_the_greedy_bot() -> None:
+def test_lookahead_stage2_plays_the_next_round_as_the_greedy_bot() -> None:
     """Stage 2 on a given display (G1-G3): from the next bag owner, every seat takes the
     greedy bot's choice (a tile's best placement, or a pass), a taken tile is gone for the
     seats after it, and the candidate's margin is the evaluation's, over the best other
@@ -220,7 +220,7 @@ def test_issue16_lookahead_stage2_plays_the_next_round_as_the_greedy_bot() -> No
         ("expert:candidates=1", "candidates='1' must be a whole number 2..1000"),
     ],
 )
-def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
+def test_bad_expert_specs_are_refused(spec: str, message: str) -> None:
     with pytest.raises(BotSpecError) as e:
         make_bot(spec)
     assert message in str(e.value)
@@ -228,7 +228,7 @@ def test_issue16_bad_expert_specs_are_refused(spec: str, message: str) -> None:
 
 @pytest.mark.parametrize("method", ["uct", "halving", "lookahead"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> None:
+def test_expert_plays_whole_games_legally(players: int, method: str) -> None:
     s = new_game(["blue", "red", "green", "purple", "black"][:players], seed=3)
     its = {"uct": 4, "halving": 8, "lookahead": 20}[method]
     bots = [ExpertBot(i, iterations=its, method=method) for i in range(players)]
@@ -247,7 +247,7 @@ def test_issue16_expert_plays_whole_games_legally(players: int, method: str) -> 
 
 @pytest.mark.parametrize("method", ["uct", "halving", "lookahead"])
 @pytest.mark.parametrize("rounds", [0, 9])
-def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, method: str) -> None:
+def test_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, method: str) -> None:
     """I2: states differing only in bag order and removed tiles give the same choice."""
     s = midgame(players=2, seed=5, rounds=rounds)
     twin = hidden_twin(s)
@@ -263,7 +263,7 @@ def test_issue16_i2_hidden_tiles_do_not_change_the_experts_choice(rounds: int, m
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_issue16_i2_nothing_hidden_matters_in_the_last_round(players: int) -> None:
+def test_i2_nothing_hidden_matters_in_the_last_round(players: int) -> None:
     """Why the last round may be searched exactly from the view: once the bag is empty, the
     unseen tiles are exactly the removed ones (the view determines them), and they score for
     no one; the exact search gives the same choice on every sample of the hidden state."""
@@ -290,7 +290,7 @@ def _best_total(g: Grounds, seat: int, d: Decision) -> int:
     return score_grounds(h).total
 
 
-def test_issue16_exact_last_round_matches_brute_force() -> None:
+def test_exact_last_round_matches_brute_force() -> None:
     """2 players, last display: the choice maximizes (win, margin) when the other player
     then takes their own best option (every decision and follow-up enumerated here).
 

@@ -9,14 +9,14 @@ from kerala.bots.evaluation import DEFAULT_WEIGHTS, FEATURES, evaluate, features
 from kerala.bots.greedy import GreedyBot
 
 
-def test_issue16_learned_weights_ship_with_the_package() -> None:
+def test_learned_weights_ship_with_the_package() -> None:
     w = load_learned()
     assert w.linear is not None and len(w.linear) == 2 * len(FEATURES)
     bot = make_bot("greedy:eval=learned", seed=1)
     assert isinstance(bot, GreedyBot) and bot.weights == w
 
 
-def test_issue16_learned_value_is_the_rules_score_at_the_end() -> None:
+def test_learned_value_is_the_rules_score_at_the_end() -> None:
     """With nothing left to play (left = 0) both evaluations are the rules' score (SC1-SC6,
     SC1's choice ignoring arches); the learned terms only add guesses about the future."""
     w = load_learned()

@@ -7,9 +7,9 @@ from botlib import hidden_twin, midgame, play_until
 
 from kerala.actions import MoveStack, Place
 from kerala.bots import BotSpecError, bot_names, make_bot
+from kerala.bots.match import play_game
 from kerala.bots.mcts import MCTSBot
 from kerala.game import GameState, Phase, new_game
-from kerala.match import play_game
 
 FAST_SPECS = ["random", "greedy", "soft-greedy", "easy", "medium", "mcts:iterations=8"]
 

@@ -17,7 +17,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_issue16_from_log_summarizes_the_games_and_refuses_other_bots(tmp_path: Path) -> None:
+def test_from_log_summarizes_the_games_and_refuses_other_bots(tmp_path: Path) -> None:
     log = tmp_path / "games.jsonl"
     played = run("--bots", "greedy,random", "--games", "2", "--log", str(log))
     assert played.returncode == 0, played.stderr

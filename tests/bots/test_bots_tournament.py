@@ -340,7 +340,7 @@ def kerala(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("bots", ["random", "greedy"])
-def test_issue14_a_tournament_of_one_bot_is_refused(bots: str, tmp_path: Path) -> None:
+def test_a_tournament_of_one_bot_is_refused(bots: str, tmp_path: Path) -> None:
     p = kerala("tournament", "--bots", bots, "--games", "2", "--out", tmp_path / "t")
     assert p.returncode == 2
     assert "Traceback" not in p.stderr
@@ -352,7 +352,7 @@ def test_issue14_a_tournament_of_one_bot_is_refused(bots: str, tmp_path: Path) -
     assert not (tmp_path / "t").exists()
 
 
-def test_issue14_resume_never_shrinks_what_is_on_disk(tmp_path: Path) -> None:
+def test_resume_never_shrinks_what_is_on_disk(tmp_path: Path) -> None:
     out = tmp_path / "t"
     base = ("tournament", "--bots", "random,greedy", "--seed", "3", "--out", out, "--json")
     first = kerala(*base, "--games", "6")
@@ -381,7 +381,7 @@ def test_issue14_resume_never_shrinks_what_is_on_disk(tmp_path: Path) -> None:
     assert json.loads(more.stdout) == fresh.report
 
 
-def test_issue14_another_tournament_is_named_in_words(tmp_path: Path) -> None:
+def test_another_tournament_is_named_in_words(tmp_path: Path) -> None:
     out = tmp_path / "t"
     assert kerala("tournament", "--bots", "random,greedy", "--games", "2", "--out", out)
     p = kerala("tournament", "--bots", "random,greedy", "--games", "2", "--seed", "9", "--out", out)
@@ -398,7 +398,7 @@ def test_issue14_another_tournament_is_named_in_words(tmp_path: Path) -> None:
     assert f"error: --out {blocker}: a file of that name exists; give a folder" in p.stderr
 
 
-def test_issue14_ctrl_c_within_2_s_says_what_was_finished(tmp_path: Path) -> None:
+def test_ctrl_c_within_2_s_says_what_was_finished(tmp_path: Path) -> None:
     out = tmp_path / "t"
     cmd = [
         sys.executable, "-m", "kerala", "tournament", "--bots", "random,greedy",
@@ -424,7 +424,7 @@ def test_issue14_ctrl_c_within_2_s_says_what_was_finished(tmp_path: Path) -> Non
         read_record(json.loads(p.read_text()))  # every record on disk is whole
 
 
-def test_issue14_tournament_progress_shows_done_total_and_eta_in_a_pty() -> None:
+def test_tournament_progress_shows_done_total_and_eta_in_a_pty() -> None:
     import pexpect
 
     env = {**os.environ, "COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color"}
@@ -451,7 +451,7 @@ def test_issue14_tournament_progress_shows_done_total_and_eta_in_a_pty() -> None
     assert "win rate" in rest
 
 
-def test_issue14_box_plot_has_a_legend_for_its_markers(
+def test_box_plot_has_a_legend_for_its_markers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import kerala.bots.tournament as tournament_module

@@ -67,7 +67,9 @@ def test_decode_refuses_non_canonical_and_out_of_range_ids() -> None:
     s.advance_chance()
     # Both elephants share the start tile (S2): only slot 0 names them.
     t = s.display[0]
-    slot1 = ACTIONS.encode(s, Place(0, t, (0, -1), (0, 0), "N" if t.is_arch else None))
+    slot1 = ACTIONS.encode(
+        s, Place(seat=0, take=t, to=(0, -1), from_=(0, 0), arch="N" if t.is_arch else None)
+    )
     assert ACTIONS.decode(s, slot1).from_ == (0, 0)  # type: ignore[union-attr]
     width = 4 if t.is_arch else 1
     with pytest.raises(ValueError, match="canonical"):
@@ -103,7 +105,7 @@ def test_largest_grounds_fits_actions_and_observation(vertical: bool) -> None:
     used_slots = {(a - ACTIONS.sp2_base) % 84 for a in table if a >= ACTIONS.sp2_base}
     assert 83 in used_slots and max(table) < ACTIONS.num_actions
     assert len(ACTIONS.frontier_order(s.grounds[0])) == ACTIONS.frontier_slots
-    far = MoveStack(0, (0, 0), (0, 41) if vertical else (41, 0))
+    far = MoveStack(seat=0, from_=(0, 0), to=(0, 41) if vertical else (41, 0))
     assert far in legal
     assert ACTIONS.decode(s, ACTIONS.encode(s, far)) == far
     obs = ACTIONS.observation_dict(s.view(0))

@@ -25,7 +25,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-def test_issue11_bots_never_stall_with_instant_replies(server: Server) -> None:
+def test_bots_never_stall_with_instant_replies(server: Server) -> None:
     """Issue 11.1: three 3-player games (one human, two bots) at once over WebSockets,
     KERALA_BOT_DELAY=0, the human replying at once; twice over. Every game reaches its end
     with no silence of 5 s."""

@@ -53,7 +53,7 @@ def seconds(text: str) -> int:
     return int(m.group(1)) * 60 + int(m.group(2))
 
 
-def test_issue11_3_clock_shows_and_counts_down(server: Server, page: Page) -> None:
+def test_clock_shows_and_counts_down(server: Server, page: Page) -> None:
     created = post(
         f"{server.url}/api/games",
         {
@@ -77,7 +77,7 @@ def test_issue11_3_clock_shows_and_counts_down(server: Server, page: Page) -> No
     expect(seats.nth(1)).to_contain_text("3:00")
 
 
-def test_issue11_3_no_clock_without_a_time_control(server: Server, page: Page) -> None:
+def test_no_clock_without_a_time_control(server: Server, page: Page) -> None:
     created = post(
         f"{server.url}/api/games",
         {"seats": [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]},
@@ -92,7 +92,7 @@ def get(url: str) -> Any:
         return json.loads(r.read())
 
 
-def test_issue11_3_take_the_seat_back_from_the_page(server: Server, page: Page) -> None:
+def test_take_the_seat_back_from_the_page(server: Server, page: Page) -> None:
     """A seat played by a bot (here handed over by its player; a timeout does the same) shows
     its player a button that takes it back with the page's token."""
     created = post(

@@ -33,7 +33,7 @@ def decisions(evs: list[dict[str, Any]]) -> int:
     return sum(1 for e in evs if e["kind"] == "decision")
 
 
-def test_issue11_3_handover_then_take_back_in_clock_events_and_record(
+def test_handover_then_take_back_in_clock_events_and_record(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     """Bo hands silent Ada's seat to the game's hand-over bot (medium); the bot decides; Ada
@@ -83,7 +83,7 @@ def test_issue11_3_handover_then_take_back_in_clock_events_and_record(
     read_record(plain)
 
 
-def test_issue11_3_own_seat_handover_is_logged_untimed_game_has_no_log(
+def test_own_seat_handover_is_logged_untimed_game_has_no_log(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     """A player who hands their own seat to a bot is the ``by`` of the event; a game without a

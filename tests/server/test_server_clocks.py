@@ -22,8 +22,8 @@ from serverlib import AppFactory, FakeTime, auth, create, play_chosen, tokens_of
 from serverproc import Server
 
 from kerala.actions import decision_from_json
+from kerala.clocks import COMEBACK, Clock, TimeControl
 from kerala.notation import read_record
-from kerala.server.clocks import COMEBACK, Clock, TimeControl
 from kerala.server.domain import NotYourTurn
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -44,7 +44,7 @@ def timeout_events(evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # -- the clock arithmetic (pure) ----------------------------------------------------------
 
 
-def test_issue11_3_realtime_charges_the_mover_and_adds_the_increment() -> None:
+def test_realtime_charges_the_mover_and_adds_the_increment() -> None:
     t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     c = Clock.start(TimeControl("realtime", minutes=1, increment=5), 3, 0, t0)
     assert c.deadline(0) == t0 + dt.timedelta(seconds=60)
@@ -55,7 +55,7 @@ def test_issue11_3_realtime_charges_the_mover_and_adds_the_increment() -> None:
     assert c.left(1, 1, t0 + dt.timedelta(seconds=130)) == 50.0
 
 
-def test_issue11_3_correspondence_gives_each_decision_its_hours() -> None:
+def test_correspondence_gives_each_decision_its_hours() -> None:
     t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     c = Clock.start(TimeControl("correspondence", hours=2), 2, 0, t0)
     c.advance(0, 1, t0 + dt.timedelta(hours=1), decided=True)
@@ -78,7 +78,7 @@ def test_issue11_3_correspondence_gives_each_decision_its_hours() -> None:
         ({"kind": "realtime", "minutes": 5, "bot": "grandmaster"}, "grandmaster"),
     ],
 )
-def test_issue11_3_bad_time_controls_are_refused_and_nothing_is_stored(
+def test_bad_time_controls_are_refused_and_nothing_is_stored(
     client: TestClient, clock: dict[str, Any], field: str
 ) -> None:
     r = client.post("/api/games", json={"seats": HUMANS, "clock": clock})
@@ -99,7 +99,7 @@ def timed(make_client: AppFactory, db_url: str) -> Iterator[tuple[TestClient, Fa
     yield c, fake
 
 
-def test_issue11_3_snapshot_shows_every_seat_time_and_who_runs(
+def test_snapshot_shows_every_seat_time_and_who_runs(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
@@ -119,7 +119,7 @@ def test_issue11_3_snapshot_shows_every_seat_time_and_who_runs(
     assert create(client, HUMANS)["game"]["clock"] is None
 
 
-def test_issue11_3_timeout_bot_plays_take_back_with_token(
+def test_timeout_bot_plays_take_back_with_token(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
@@ -156,7 +156,7 @@ def test_issue11_3_timeout_bot_plays_take_back_with_token(
     assert r.status_code == 409  # nothing to take back twice
 
 
-def test_issue11_3_a_seat_with_time_left_is_not_timed_out(
+def test_a_seat_with_time_left_is_not_timed_out(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
@@ -169,7 +169,7 @@ def test_issue11_3_a_seat_with_time_left_is_not_timed_out(
     assert left(g["clock"], 0, fake.t) == pytest.approx(1.0)
 
 
-def test_issue11_3_each_decision_charges_and_the_record_keeps_times(
+def test_each_decision_charges_and_the_record_keeps_times(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     """Every decision charges its seat (plus the increment) and starts the next seat's clock;
@@ -209,7 +209,7 @@ def test_issue11_3_each_decision_charges_and_the_record_keeps_times(
     assert new["clock"]["running"] == new["to_move"]
 
 
-def test_issue11_3_open_game_clock_starts_with_the_game(
+def test_open_game_clock_starts_with_the_game(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
@@ -230,7 +230,7 @@ def test_issue11_3_open_game_clock_starts_with_the_game(
     assert left(g["clock"], g["to_move"], fake.t) == 7200.0
 
 
-def test_issue11_3_handing_over_keeps_the_time_left_and_a_late_bot_is_refused(
+def test_handing_over_keeps_the_time_left_and_a_late_bot_is_refused(
     timed: tuple[TestClient, FakeTime],
 ) -> None:
     client, fake = timed
@@ -267,7 +267,7 @@ def _post(http: httpx.Client, path: str, **kw: Any) -> Any:
     return r.json()
 
 
-def test_issue11_3_process_timeout_bot_marked_take_back(db_url: str, tmp_path: Path) -> None:
+def test_process_timeout_bot_marked_take_back(db_url: str, tmp_path: Path) -> None:
     """A tiny control (1.2 s): the bot takes over and its turn is marked; the token takes the
     seat back. Against ``kerala serve`` on SQLite and PostgreSQL."""
     srv = Server(db_url, tmp_path / "s.log", KERALA_CLOCK_TICK="0.1", KERALA_BOT_DELAY="0.2")
@@ -290,7 +290,7 @@ def test_issue11_3_process_timeout_bot_marked_take_back(db_url: str, tmp_path: P
         srv.stop()
 
 
-def test_issue11_3_restart_is_not_charged(db_url: str, tmp_path: Path) -> None:
+def test_restart_is_not_charged(db_url: str, tmp_path: Path) -> None:
     """The seat to move is not charged for the time no server ran: a clean stop and a
     ``kill -9`` with seconds between stop and start."""
     log = tmp_path / "s.log"
@@ -329,7 +329,7 @@ def prefix() -> Iterator[str]:
     r.close()
 
 
-def test_issue11_3_two_processes_time_out_once(pg_url: str, prefix: str, tmp_path: Path) -> None:
+def test_two_processes_time_out_once(pg_url: str, prefix: str, tmp_path: Path) -> None:
     env = {"KERALA_REDIS_PREFIX": prefix, "KERALA_CLOCK_TICK": "0.05", "KERALA_BOT_DELAY": "0.3"}
     servers = [Server(pg_url, tmp_path / f"s{i}.log", "--redis", REDIS, **env) for i in range(2)]
     try:

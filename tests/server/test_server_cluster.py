@@ -65,7 +65,7 @@ def all_events(http: httpx.Client, gid: str) -> list[dict[str, Any]]:
     return out
 
 
-def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
+def test_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     cluster: list[Server],
 ) -> None:
     a, b = cluster
@@ -74,19 +74,22 @@ def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
     gid = created["id"]
     tokens = {i["seat"]: i["token"] for i in created["invites"]}
 
-    async def watch_on_a(n: int) -> list[dict[str, Any]]:
-        got: list[dict[str, Any]] = []
-        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws?since=0") as ws:
+    got: list[dict[str, Any]] = []
+
+    async def watch_on_a(n: int, listening: asyncio.Event, heard: asyncio.Event) -> None:
+        async with websockets.connect(f"{a.ws_url}/api/games/{gid}/ws") as ws:
             await ws.send(json.dumps({"type": "hello"}))
             while len(got) < n:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                listening.set()  # the first message, a sync: A has the socket subscribed
                 if msg["type"] == "event":
                     got.append(msg)
-        return got
+                    heard.set()
 
-    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        watcher = asyncio.create_task(watch_on_a(6))
-        await asyncio.sleep(0.5)
+    async def scenario() -> list[dict[str, Any]]:
+        listening, heard = asyncio.Event(), asyncio.Event()
+        watcher = asyncio.create_task(watch_on_a(6, listening, heard))
+        await asyncio.wait_for(listening.wait(), 10)
         sent = []
         for i in range(6):
             srv = (b, a)[i % 2] if i else b  # the first on B alone, then B and A by turns
@@ -105,18 +108,20 @@ def test_issue11_2_a_socket_on_one_process_hears_decisions_sent_to_the_other(
             assert r.status_code == 200, r.text
             sent.append({**d, "seat": seat})
             if i == 0:
-                # Heard live from B through Redis, not as a gap filled by a later event of A.
-                await asyncio.sleep(1.0)
-                assert not watcher.done()
-        return await watcher, sent
+                # Heard live from B through Redis, not as a gap filled by a later event of A:
+                # the watcher on A has it before anything else happens on A.
+                await asyncio.wait_for(heard.wait(), 10)
+                assert [m["event"]["number"] for m in got] == [1]
+        await watcher
+        return sent
 
-    got, sent = asyncio.run(scenario())
+    sent = asyncio.run(scenario())
     assert [m["event"]["number"] for m in got] == [1, 2, 3, 4, 5, 6]
     assert [m["event"]["decision"] for m in got] == sent
     assert got[-1]["game"]["decision_number"] == 6 and got[-1]["game"]["seat"] is None
 
 
-def test_issue11_2_first_event_arrives_without_a_later_one(cluster: list[Server]) -> None:
+def test_first_event_arrives_without_a_later_one(cluster: list[Server]) -> None:
     """One decision on B, nothing else: a socket on A gets it (live fan-out, not gap filling)."""
     a, b = cluster
     seats = [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}]
@@ -210,7 +215,7 @@ class Follower:
                 await asyncio.sleep(0.2)
 
 
-def test_issue11_2_kill9_loses_nothing_clients_move_over_bots_are_taken_over(
+def test_kill9_loses_nothing_clients_move_over_bots_are_taken_over(
     cluster: list[Server], prefix: str
 ) -> None:
     """A person plays a bot; watchers follow on both processes. The process holding the bot's
@@ -288,7 +293,7 @@ def server_children(pid: int) -> list[int]:
     return out
 
 
-def test_issue11_2_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: Path) -> None:
+def test_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: Path) -> None:
     """``kerala serve --workers 2``: two server processes behind one port form one world."""
     srv = Server(
         pg_url,
@@ -329,7 +334,7 @@ def test_issue11_2_workers_behind_one_port(pg_url: str, prefix: str, tmp_path: P
         srv.stop()
 
 
-def test_issue11_2_ready_says_when_the_database_is_gone(make_client: Any, pg_url: str) -> None:
+def test_ready_says_when_the_database_is_gone(make_client: Any, pg_url: str) -> None:
     """Readiness (docs/deploy.md): 200 while the database answers, 503 once it is gone."""
     client = make_client(db=pg_url)
     assert client.get("/api/ready").json() == {

@@ -57,37 +57,37 @@ def silent_port() -> Iterator[int]:
         yield s.getsockname()[1]
 
 
-def test_issue11_5_missing_folder(tmp_path: Path) -> None:
+def test_missing_folder(tmp_path: Path) -> None:
     line = one_error_line(serve("--db", f"sqlite:///{tmp_path / 'no' / 'k.sqlite3'}"))
     assert "does not exist" in line
     assert not (tmp_path / "no").exists()  # and nothing was made
 
 
-def test_issue11_5_file_that_is_not_a_database(tmp_path: Path) -> None:
+def test_file_that_is_not_a_database(tmp_path: Path) -> None:
     f = tmp_path / "notes.txt"
     f.write_text("these are not the tables you are looking for\n" * 100)
     one_error_line(serve("--db", f"sqlite:///{f}"), "not a database")
 
 
-def test_issue11_5_refused_postgresql(closed_port: int) -> None:
+def test_refused_postgresql(closed_port: int) -> None:
     one_error_line(serve("--db", f"postgresql://postgres@127.0.0.1:{closed_port}/test"), "refused")
 
 
-def test_issue11_5_silent_postgresql_is_not_announced(silent_port: int) -> None:
+def test_silent_postgresql_is_not_announced(silent_port: int) -> None:
     line = one_error_line(serve("--db", f"postgresql://postgres@127.0.0.1:{silent_port}/test"))
     assert "database" in line
 
 
 @pytest.mark.parametrize("url", ["mysql://u@h/db", "not a url"])
-def test_issue11_5_unsupported_scheme(url: str) -> None:
+def test_unsupported_scheme(url: str) -> None:
     one_error_line(serve("--db", url), "--db")
 
 
-def test_issue11_5_unsupported_scheme_from_the_environment() -> None:
+def test_unsupported_scheme_from_the_environment() -> None:
     one_error_line(serve(env={"KERALA_DB": "mysql://u@h/db"}), "KERALA_DB", "mysql")
 
 
-def test_issue11_5_redis_that_refuses(tmp_path: Path, closed_port: int) -> None:
+def test_redis_that_refuses(tmp_path: Path, closed_port: int) -> None:
     one_error_line(
         serve(
             "--db",
@@ -100,12 +100,12 @@ def test_issue11_5_redis_that_refuses(tmp_path: Path, closed_port: int) -> None:
     )
 
 
-def test_issue11_5_several_workers_need_redis(tmp_path: Path) -> None:
+def test_several_workers_need_redis(tmp_path: Path) -> None:
     one_error_line(serve("--db", f"sqlite:///{tmp_path / 'k.sqlite3'}", "--workers", "2"), "redis")
 
 
 @pytest.mark.parametrize("expected", ["0", True, 0.0, None])
-def test_issue11_5_rest_expected_is_a_json_integer(client: TestClient, expected: object) -> None:
+def test_rest_expected_is_a_json_integer(client: TestClient, expected: object) -> None:
     g = create(client)
     r = client.post(
         f"/api/games/{g['id']}/decisions",
@@ -118,7 +118,7 @@ def test_issue11_5_rest_expected_is_a_json_integer(client: TestClient, expected:
 
 
 @pytest.mark.parametrize("since", ["-5", "abc", "1.5", "", "١"])
-def test_issue11_5_websocket_since_refused_as_json(client: TestClient, since: str) -> None:
+def test_websocket_since_refused_as_json(client: TestClient, since: str) -> None:
     g = create(client)
     with client.websocket_connect(f"/api/games/{g['id']}/ws?since={since}") as ws:
         err = ws.receive_json()
@@ -129,7 +129,7 @@ def test_issue11_5_websocket_since_refused_as_json(client: TestClient, since: st
         assert info.value.code == 4400
 
 
-def test_issue11_5_messages_show_values_as_json(client: TestClient) -> None:
+def test_messages_show_values_as_json(client: TestClient) -> None:
     r = client.get("/api/games/no_such")
     assert r.status_code == 404 and r.json()["detail"] == 'no game with id "no_such"'
     r = client.post(

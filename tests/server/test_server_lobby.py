@@ -27,7 +27,7 @@ def pages(client: Any, **params: Any) -> list[list[dict[str, Any]]]:
             return out
 
 
-def test_issue11_4_game_list_filters_and_pages(make_client: AppFactory, db_url: str) -> None:
+def test_game_list_filters_and_pages(make_client: AppFactory, db_url: str) -> None:
     client = make_client(db=db_url)
     names = [("Ada", "Bo"), ("Cy", "Dee"), ("Adam", "Eve"), ("Fay", "Gus"), ("Hal", "Ida")]
     made = []
@@ -83,13 +83,13 @@ def test_issue11_4_game_list_filters_and_pages(make_client: AppFactory, db_url: 
         {"status": "waiting"},
     ],
 )
-def test_issue11_4_game_list_refusals(make_client: AppFactory, params: dict[str, Any]) -> None:
+def test_game_list_refusals(make_client: AppFactory, params: dict[str, Any]) -> None:
     r = make_client().get("/api/games", params=params)
     assert r.status_code == 422, r.text
     assert r.json()["code"] == "invalid_request"
 
 
-def test_issue11_4_open_seats_join_fill_and_start(make_client: AppFactory) -> None:
+def test_open_seats_join_fill_and_start(make_client: AppFactory) -> None:
     client = make_client()
     g = create(
         client,
@@ -148,7 +148,7 @@ def test_issue11_4_open_seats_join_fill_and_start(make_client: AppFactory) -> No
     assert r.status_code == 200, r.text
 
 
-def test_issue11_4_creator_starts_early_with_bots(make_client: AppFactory) -> None:
+def test_creator_starts_early_with_bots(make_client: AppFactory) -> None:
     client = make_client()
     g = create(
         client,
@@ -179,12 +179,12 @@ def test_issue11_4_creator_starts_early_with_bots(make_client: AppFactory) -> No
         [{"color": "green", "kind": "open", "level": "easy"}, {"name": "A", "color": "blue"}],
     ],
 )
-def test_issue11_4_open_seat_refusals(make_client: AppFactory, seats: list[Any]) -> None:
+def test_open_seat_refusals(make_client: AppFactory, seats: list[Any]) -> None:
     r = make_client().post("/api/games", json={"seats": seats})
     assert r.status_code == 422 and r.json()["code"] == "invalid_request"
 
 
-def test_issue11_4_rematch_same_players_rotated_same_tokens(make_client: AppFactory) -> None:
+def test_rematch_same_players_rotated_same_tokens(make_client: AppFactory) -> None:
     client = make_client()
     g = create(client)  # Ada (blue, seat 0) and Bo (red, seat 1)
     gid, tok = g["id"], tokens_of(g)

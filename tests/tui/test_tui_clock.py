@@ -14,8 +14,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kerala.cli import app
+from kerala.clocks import parse_realtime
 from kerala.notation import read_record
-from kerala.server.clocks import parse_realtime
 from kerala.tui.session import new_session
 
 
@@ -27,7 +27,7 @@ class FakeTime:
         return self.t
 
 
-def test_issue11_3_terminal_clock_shown_and_timeout_hands_the_seat_to_a_bot() -> None:
+def test_terminal_clock_shown_and_timeout_hands_the_seat_to_a_bot() -> None:
     out = io.StringIO()
     fake = FakeTime()
     prompts: list[str] = []
@@ -58,7 +58,7 @@ def test_issue11_3_terminal_clock_shown_and_timeout_hands_the_seat_to_a_bot() ->
     read_record(json.dumps(record))
 
 
-def test_issue11_3_terminal_clock_charges_each_turn_and_the_record_keeps_times() -> None:
+def test_terminal_clock_charges_each_turn_and_the_record_keeps_times() -> None:
     out = io.StringIO()
     fake = FakeTime()
 
@@ -89,7 +89,7 @@ def test_issue11_3_terminal_clock_charges_each_turn_and_the_record_keeps_times()
     assert read_record(json.dumps(record)).extra["clock"]["events"] == []
 
 
-def test_issue11_3_play_refuses_a_bad_clock_in_one_line() -> None:
+def test_play_refuses_a_bad_clock_in_one_line() -> None:
     r = CliRunner().invoke(app, ["play", "--bots", "random", "--clock", "five"])
     assert r.exit_code != 0
     lines = [x for x in r.output.splitlines() if x.strip()]

@@ -16,9 +16,9 @@ from rich.console import Console
 
 from kerala.actions import Place
 from kerala.bots import make_bot
+from kerala.bots.match import play_game
 from kerala.errors import KeralaError
 from kerala.game import new_game
-from kerala.match import play_game
 from kerala.notation import write_record
 from kerala.playerview import LYING, STANDING, cell_text, elephant_markers
 from kerala.tiles import tile
@@ -205,7 +205,7 @@ def test_session_refuses_wrong_seat_count() -> None:
 # -- issue 14 -------------------------------------------------------------------------------
 
 
-def test_issue14_removed_cell_keeps_its_elephant_marker() -> None:
+def test_removed_cell_keeps_its_elephant_marker() -> None:
     from kerala.tui.render import draw_grid, removed_text
 
     assert removed_text("G23@") == "G2x@"
@@ -216,7 +216,7 @@ def test_issue14_removed_cell_keeps_its_elephant_marker() -> None:
     assert "Bsxz" in text.plain and "G2x@" in text.plain
 
 
-def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
+def test_titles_say_passes_left_and_hints_give_advice() -> None:
     from kerala.actions import Pass
     from kerala.tui.render import advice, grounds_panel, passes_words
 
@@ -228,12 +228,12 @@ def test_issue14_titles_say_passes_left_and_hints_give_advice() -> None:
     s = new_game(["blue", "red"], seed=1)
     title = grounds_panel(s.view(0), 0, "Ada").title
     assert title is not None and "passes left" in str(title)
-    d = Place(0, tile("green:e2"), (1, 0), (0, 0))
+    d = Place(seat=0, take=tile("green:e2"), to=(1, 0), from_=(0, 0))
     assert advice(d) == "take G2 (green:e2) to (1, 0) from (0, 0)"
     assert advice(Pass(0)) == "pass (lay an elephant down)"
 
 
-def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
+def test_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
     from kerala.actions import MoveElephant
     from kerala.game import Phase
     from kerala.tui.turn import TurnBuilder
@@ -269,7 +269,7 @@ def test_issue14_sp1_menu_names_the_tile_under_each_elephant_move() -> None:
     focus=st.lists(st.integers(0, 59), max_size=8),
     limit=st.integers(1, 30),
 )
-def test_issue14_window_lines_fit_and_keep_what_matters(
+def test_window_lines_fit_and_keep_what_matters(
     lo: int, size: int, focus: list[int], limit: int
 ) -> None:
     """Whatever the grounds, the grid never takes more lines than given, and keeps every

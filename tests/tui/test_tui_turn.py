@@ -133,7 +133,9 @@ def test_arch_asks_for_the_edge_and_takes_a_letter() -> None:
     with pytest.raises(TurnInputError, match="not understood"):
         b.answer("X")
     b.answer("e")
-    assert b.result == [Place(0, tile("red:arch-green"), (0, -1), (0, 0), "E")]
+    assert b.result == [
+        Place(seat=0, take=tile("red:arch-green"), to=(0, -1), from_=(0, 0), arch="E")
+    ]
 
 
 def test_back_undoes_one_answer_at_a_time() -> None:

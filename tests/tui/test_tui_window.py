@@ -122,7 +122,7 @@ def elephants_on(panel: list[str]) -> int:
 
 
 @pytest.mark.parametrize(("players", "at_round"), [(2, 38), (5, 18)])
-def test_issue14_choices_and_elephants_stay_in_view_at_80x24(
+def test_choices_and_elephants_stay_in_view_at_80x24(
     tmp_path: Path, players: int, at_round: int
 ) -> None:
     state = tallest_late_game(players, at_round)
@@ -171,7 +171,7 @@ def test_issue14_choices_and_elephants_stay_in_view_at_80x24(
         scr.close()
 
 
-def test_issue14_help_fits_80_columns_and_first_prompt_has_nothing_to_go_back_to(
+def test_help_fits_80_columns_and_first_prompt_has_nothing_to_go_back_to(
     tmp_path: Path,
 ) -> None:
     from kerala.tui.session import HELP

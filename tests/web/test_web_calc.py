@@ -122,7 +122,7 @@ G3z G3 G2 R2  R^p   K1
 """
 
 
-def test_issue14_text_grid_pasted_scores_37(server: Server, page: Page) -> None:
+def test_text_grid_pasted_scores_37(server: Server, page: Page) -> None:
     page.goto(server.url + "/#/calc")
     page.wait_for_selector("#calc-score table.sheet")
     page.fill("#calc-grid", WORKED_EXAMPLE_GRID)

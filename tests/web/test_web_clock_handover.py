@@ -18,7 +18,7 @@ from webserver import DESKTOP, Server
 pytestmark = pytest.mark.timeout(240)
 
 
-def test_issue11_3_handover_then_take_back_both_in_the_log(
+def test_handover_then_take_back_both_in_the_log(
     server: Server, browser: Browser, page: Page
 ) -> None:
     """Bo's page hands Ada's silent seat to the server's default bot (easy); the bot decides
@@ -75,7 +75,7 @@ def test_issue11_3_handover_then_take_back_both_in_the_log(
         ada_ctx.close()
 
 
-def test_issue11_3_handover_words_in_both_languages(server: Server, page: Page) -> None:
+def test_handover_words_in_both_languages(server: Server, page: Page) -> None:
     """words.js's logLines and clockWords, called in the page: a hand-over by another seat, an
     own seat handed over, in English and German; a level without words keeps its name."""
     page.goto(server.url + "/")

@@ -79,7 +79,7 @@ def check_clock_lines(lines: list[dict[str, str]], events: list[dict[str, Any]])
         assert line["text"] == want, (line, e)
 
 
-def test_issue11_3_timeout_and_take_back_appear_in_the_log(server: Server, page: Page) -> None:
+def test_timeout_and_take_back_appear_in_the_log(server: Server, page: Page) -> None:
     """Ada's 9 s run out: a line says so (before the bot's decisions for her); she takes the
     seat back from her page: a second line says so, after the bot's decisions."""
     created = timed_game(server, 0.15, "medium")  # Bo's 9 s leave time for the take-back
@@ -115,9 +115,7 @@ def wait_over(server: Server, gid: str, seconds: float = 90) -> dict[str, Any]:
     raise AssertionError(f"game {gid} did not end")
 
 
-def test_issue11_3_finished_timed_game_log_and_replays(
-    server: Server, page: Page, tmp_path: Path
-) -> None:
+def test_finished_timed_game_log_and_replays(server: Server, page: Page, tmp_path: Path) -> None:
     """Both seats time out and bots finish the game. The finished game's log, its replay on
     the server and the replay of its downloaded record all say when each seat's time ran out."""
     created = timed_game(server, 0.05, "random")
@@ -161,7 +159,7 @@ def test_issue11_3_finished_timed_game_log_and_replays(
     check_replay()
 
 
-def test_issue11_3_log_lines_place_clock_events(server: Server, page: Page) -> None:
+def test_log_lines_place_clock_events(server: Server, page: Page) -> None:
     """words.js's logLines, called in the page: a clock event's line comes after ``at``
     decisions (after the round's line when a round starts there, at the end when ``at`` is the
     number of decisions), in the page's language; a level without words keeps its name."""

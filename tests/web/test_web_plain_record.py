@@ -60,7 +60,7 @@ def timed_game(server: Server) -> str:
     raise AssertionError("the timed game did not end")
 
 
-def test_issue11_3_record_full_by_default_plain_on_request(server: Server, timed_game: str) -> None:
+def test_record_full_by_default_plain_on_request(server: Server, timed_game: str) -> None:
     base = f"{server.url}/api/games/{timed_game}/record"
     status, headers, body = fetch(base)
     assert status == 200
@@ -83,7 +83,7 @@ def test_issue11_3_record_full_by_default_plain_on_request(server: Server, timed
 
 
 @pytest.mark.parametrize("value", ["some", "", "NONE", "none,all"])
-def test_issue11_3_bad_extensions_value_is_a_one_line_refusal(
+def test_bad_extensions_value_is_a_one_line_refusal(
     server: Server, timed_game: str, value: str
 ) -> None:
     status, _, body = fetch(f"{server.url}/api/games/{timed_game}/record?extensions={value}")
@@ -94,7 +94,7 @@ def test_issue11_3_bad_extensions_value_is_a_one_line_refusal(
     assert "'all'" in err["detail"] and "'none'" in err["detail"]
 
 
-def test_issue11_3_game_page_offers_both_downloads(
+def test_game_page_offers_both_downloads(
     server: Server, page: Page, timed_game: str, tmp_path: Path
 ) -> None:
     page.goto(f"{server.url}/?game={timed_game}")

@@ -65,7 +65,7 @@ def seated_in(page: Page, server: Server, gid: str) -> dict[str, Any]:
     return api_game(page, server.url, gid, token)
 
 
-def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
+def test_rematch_offered_to_every_player_with_their_own_token(
     server: Server, browser: Browser, page: Page
 ) -> None:
     gid, tokens, paths = finished_game(page, server.url)
@@ -146,7 +146,7 @@ def test_issue11_4_rematch_offered_to_every_player_with_their_own_token(
     assert not errors, f"JavaScript errors on the pages: {errors}"
 
 
-def test_issue11_4_a_player_opening_the_finished_game_later_is_offered_the_rematch(
+def test_a_player_opening_the_finished_game_later_is_offered_the_rematch(
     server: Server, page: Page
 ) -> None:
     """The offer needs no live socket: a page that opens the finished game after the rematch

@@ -85,7 +85,7 @@ def analyse(
     err = Console(stderr=True)
 
     def fail(msg: str) -> None:
-        from kerala.cli import fail as one_line_error  # the CLI's one error style (issue 14)
+        from kerala.console import fail as one_line_error  # the CLI's one error style
 
         one_line_error(msg)
 

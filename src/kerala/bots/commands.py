@@ -85,7 +85,7 @@ def tournament(
 ) -> None:
     """Play a tournament between bots and report win rates, scores and ratings."""
     from kerala.bots.tournament import TournamentError, run_tournament
-    from kerala.cli import err_console, fail, progress_bar
+    from kerala.console import err_console, fail, progress_bar
 
     entries = [s.strip() for s in bots.split(",") if s.strip()]
     if backend not in ("local", "ray"):

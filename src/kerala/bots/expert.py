@@ -119,8 +119,8 @@ class ExpertBot(MCTSBot):
         and the other seat's after its greedy reply), so each value is computed once per
         search. The values are the same as without the memo: only faster. Only the next
         round's grounds are kept: with rollouts deeper than that (``rollout=2``), the later
-        rounds' grounds differ from sample to sample, and keeping them only fed Python's full
-        garbage collections (CPU p99 294.6 ms in a long benchmark run).
+        rounds' grounds differ from sample to sample, and keeping them would only feed Python's
+        full garbage collections (long pauses; docs/bots.md).
         """
         plain = super()._after(g, left)
         memo = self._memo
@@ -199,7 +199,7 @@ class ExpertBot(MCTSBot):
         redraw = hidden_removal and base.phase != Phase.REMOVAL
         out_of_time = False
         while samples < max_samples and not out_of_time:
-            bag = self._redraw_removed(base, rng)[1] if redraw else base.bag
+            bag = base.hidden_redrawn(rng)[1] if redraw else base.bag
             shown = rng.sample(bag, n)
             for i in range(m):
                 zs[i] = nxt.margin(i, shown) / temp

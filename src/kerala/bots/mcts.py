@@ -58,7 +58,6 @@ from kerala.bots.greedy import best_follow_up_value, score_decisions, weights_op
 from kerala.game import GameState, Phase
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
-from kerala.tiles import TileType
 from kerala.views import PlayerView, sample_state
 
 #: A placed special tile's prior bonus: its follow-up is searched below it in the tree.
@@ -237,24 +236,9 @@ class MCTSBot:
 
     @staticmethod
     def _determinize(base: GameState, rng: random.Random, hidden_removal: bool) -> GameState:
-        s = base.copy(with_rng=False)
-        if hidden_removal and s.phase != Phase.REMOVAL:
-            s.removed, s.bag = MCTSBot._redraw_removed(s, rng)
-        return s
-
-    @staticmethod
-    def _redraw_removed(s: GameState, rng: random.Random) -> tuple[list[TileType], list[TileType]]:
-        """Which unseen tiles of unplayed colors were removed, drawn again (S3, I2): the
-        removed tiles and the bag that goes with them."""
-        played = set(s.colors)
-        pool = list(s.removed)
-        keep: list[TileType] = []
-        for t in s.bag:
-            (keep if t.color in played else pool).append(t)
-        rng.shuffle(pool)
-        k = s.to_remove
-        keep.extend(pool[k:])
-        return pool[:k], keep
+        if hidden_removal and base.phase != Phase.REMOVAL:
+            return base.redrawn(rng)
+        return base.copy(with_rng=False)
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random, me: int) -> None:
         path = [root]

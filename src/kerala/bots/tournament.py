@@ -45,8 +45,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
+from kerala.bots.match import game_seed
 from kerala.errors import KeralaError
-from kerala.match import game_seed
 from kerala.tiles import COLORS
 
 SETTINGS_FILE: Final = "tournament.json"
@@ -117,7 +117,7 @@ def schedule(entries: Sequence[str], *, players: int, games: int, seed: int) -> 
 def play_scheduled(spec: GameSpec) -> dict[str, Any]:
     """Play one scheduled game; its record (docs/notation.md) with timing, as a JSON-able dict."""
     from kerala.bots import make_bot
-    from kerala.match import play_game
+    from kerala.bots.match import play_game
     from kerala.notation import write_record
 
     bots = [make_bot(e, seed=s) for e, s in zip(spec.entries, spec.bot_seeds, strict=True)]

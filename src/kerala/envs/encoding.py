@@ -271,13 +271,13 @@ class ActionEncoding:
             cells = self.cell_order(g)
             if idx >= len(cells):
                 raise ValueError(f"action {a}: cell index {idx} but the grounds has {len(cells)}")
-            return MoveElephant(seat, cell(g.elephants[slot]), cell(cells[idx]))
+            return MoveElephant(seat=seat, from_=cell(g.elephants[slot]), to=cell(cells[idx]))
         src, dst = divmod(a - self.sp2_base, self.frontier_slots)
         cells = self.cell_order(g)
         frontier = self.frontier_order(g)
         if src >= len(cells) or dst >= len(frontier):
             raise ValueError(f"action {a}: no such source or destination on this grounds")
-        return MoveStack(seat, cell(cells[src]), cell(frontier[dst]))
+        return MoveStack(seat=seat, from_=cell(cells[src]), to=cell(frontier[dst]))
 
     def _decode_place(self, seat: int, g: Grounds, a: int) -> Place:
         t = _PLACE_TILE_OF[a]
@@ -290,7 +290,7 @@ class ActionEncoding:
         slot, direction = divmod(rest, 4)
         frm = cell(g.elephants[slot])
         dx, dy = EDGE_DELTA[EDGES[direction]]
-        return Place(seat, t, (frm[0] + dx, frm[1] + dy), frm, arch)
+        return Place(seat=seat, take=t, to=(frm[0] + dx, frm[1] + dy), from_=frm, arch=arch)
 
     def legal_actions(self, state: GameState) -> dict[ActionId, Decision]:
         """Every legal decision of the player to move, by id, ids ascending.

@@ -115,9 +115,9 @@ def hint(
 
 def _advice_worker(parent: int, nice: int) -> None:
     """In an advice worker: a lower CPU priority than the bots', and exit with the server."""
-    from kerala.server.botrunner import _watch_parent
+    from kerala.server.botrunner import watch_parent
 
-    _watch_parent(parent)
+    watch_parent(parent)
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -199,9 +199,9 @@ class Advice:
 
     def start(self) -> None:
         """Start the workers now, so the first hint does not wait for them."""
-        from kerala.server.botrunner import _warm
+        from kerala.server.botrunner import warm_worker
 
-        self._executor().submit(_warm)
+        self._executor().submit(warm_worker)
 
     async def close(self) -> None:
         """Stop at once: waiting searches are refused, running ones killed (not awaited)."""

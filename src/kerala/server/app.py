@@ -155,11 +155,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_rate_limits(app, settings)
     app.include_router(games.router)
     app.include_router(tools.router)
-    from kerala.server.routes import analysis  # post-game analysis (issue 16)
+    from kerala.server.routes import analysis  # post-game analysis
 
     app.include_router(analysis.router)
     app.include_router(rules.router)
-    app.include_router(lobby.router)  # open seats, rematch (issue 11.4)
+    app.include_router(lobby.router)  # open seats, rematch
     app.include_router(live.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")

@@ -10,8 +10,8 @@ runner hears of every committed event, this process's and the other processes'
 (:class:`kerala.server.fanout.Announcer`), and never of reads: reading a game has no side
 effects. A game's task is asked again (:meth:`BotRunner.poke`) when it is running already; it
 looks once more before it ends, and it leaves the table of tasks in the same step as it decides
-to end, so no request falls between a task that is ending and a new one (issue 11: a task that
-had just seen "a person to move" used to swallow the next bot turn). Across processes the
+to end, so no request falls between a task that is ending and a new one (else a task that has
+just seen "a person to move" could swallow the next bot turn). Across processes the
 broker's lease makes one process run a game's bot turns; every process also looks for bot
 turns left waiting (a dead process's, a lost message's) every ``bot_sweep`` seconds, and takes
 them over once their lease has run out. A game whose bot was to move when a server stopped is
@@ -57,7 +57,7 @@ def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Decision]) -> 
     return bot.choose(view, list(legal)).to_json()
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL)."""
 
     def watch() -> None:
@@ -68,7 +68,7 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="kerala-parent-watch", daemon=True).start()
 
 
-def _warm() -> int:
+def warm_worker() -> int:
     # Importing the bots in a fresh worker takes a moment: do it before the first game needs it.
     from kerala.bots import bot_names
 
@@ -105,7 +105,7 @@ class BotRunner:
                 self._pool = ProcessPoolExecutor(
                     self.settings.bot_workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_watch_parent,
+                    initializer=watch_parent,
                     initargs=(os.getpid(),),
                 )
             else:
@@ -119,7 +119,7 @@ class BotRunner:
         the clocks for the time no server ran (before any game is read), then keep them."""
         self.clocks.resume()
         self.clocks.start()
-        self._executor().submit(_warm)
+        self._executor().submit(warm_worker)
         self.advice.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 

@@ -34,7 +34,7 @@ from kerala.server.fanout import Announcer, Broker
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
-log = logging.getLogger("kerala.server.clocks")
+log = logging.getLogger("kerala.clocks")
 
 
 class ClockKeeper:

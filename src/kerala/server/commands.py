@@ -73,7 +73,11 @@ def bounds(settings: Settings) -> dict[str, Any]:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` to the ``kerala`` command."""
+    """Add ``serve`` to the ``kerala`` command.
+
+    Long because the command declares each of its options (one per server setting) inline,
+    as Typer reads them.
+    """
 
     @app.command()
     def serve(
@@ -108,7 +112,11 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--open", help="open the browser on the server's page")
         ] = False,
     ) -> None:
-        """Run the game server: play in the browser against bots and friends."""
+        """Run the game server: play in the browser against bots and friends.
+
+        \f
+        Long because each option is declared in its signature and checked in one place.
+        """
         import socket
 
         import pydantic

@@ -9,30 +9,21 @@ show values as JSON (``"abc"``, ``[5, 5]``, ``true``), not as Python reprs.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kerala.actions import Decision
+from kerala.clocks import Clock, clock_kinds, running_seat
+from kerala.errors import shown_as_json
 from kerala.game import GameState
-from kerala.server.clocks import Clock, clock_kinds, running_seat
 from kerala.views import PlayerView
+
+#: Values in messages, as JSON shows them (one writer for every part).
+js = shown_as_json
 
 if TYPE_CHECKING:
     from kerala.server.wire import Snapshot
-
-
-def js(value: object) -> str:
-    """``value`` as JSON text, for messages: ``js("a") == '"a"'``, ``js((5, 5)) == '[5, 5]'``.
-
-    >>> js("a"), js((5, 5)), js(True), js(None)
-    ('"a"', '[5, 5]', 'true', 'null')
-    """
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except ValueError:  # a circular structure: never from outside input, which is JSON
-        return str(value)
 
 
 class GameError(Exception):
@@ -147,7 +138,7 @@ class Live:
     updated_at: dt.datetime
     result: dict[str, Any] | None
     snap: Snapshot | None = None
-    #: The game's clocks, if it has a time control (:mod:`kerala.server.clocks`).
+    #: The game's clocks, if it has a time control (:mod:`kerala.clocks`).
     clock: Clock | None = None
     #: Whether a seat may ask for a hint (a setting chosen at creation, public).
     hints: bool = False

@@ -191,12 +191,12 @@ class RedisBroker:
                         self._deliver(message["data"])
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
                 raise
             except self._errors as e:
                 log.warning("Redis subscription lost (%s); subscribing again", type(e).__name__)
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
                 await asyncio.sleep(0.5)
 
     def _deliver(self, data: bytes) -> None:

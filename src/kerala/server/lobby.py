@@ -21,7 +21,7 @@ import hmac
 import secrets
 from typing import Any
 
-from kerala.server.clocks import Clock, running_seat
+from kerala.clocks import Clock, running_seat
 from kerala.server.domain import BadToken, Conflict, GameNotFound, InvalidRequest, Live, Seat
 from kerala.server.repository import GameInfo
 from kerala.server.service import GameService, clock_columns, not_started

@@ -42,9 +42,9 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
+from kerala.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
 from kerala.errors import IllegalDecisionError, KeralaError
 from kerala.game import GameState
-from kerala.server.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
 from kerala.server.domain import (
     BadDecision,
     BadToken,
@@ -507,8 +507,8 @@ class GameService:
         event loop (a fraction of a millisecond), and its write awaited from the group
         committer: no thread waits for it, and the lock is held until it is committed. A
         refusal from the cache, a game not cached, a lock taken, or a write that finds the
-        game moved on: :meth:`submit_as` in a worker thread, as before (it reads the game back
-        and judges again)."""
+        game moved on: :meth:`submit_as` in a worker thread (it reads the game back and judges
+        again)."""
         with self.game_lock_if_free(game_id) as got:
             if got:
                 live = self._cached(game_id)

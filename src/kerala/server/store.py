@@ -67,7 +67,7 @@ class GameRow(Base):
     creator_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     #: The game a rematch of this one made, once asked for.
     rematch_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
-    #: The time control and each seat's seconds left (:class:`kerala.server.clocks.Clock`).
+    #: The time control and each seat's seconds left (:class:`kerala.clocks.Clock`).
     clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     #: Since when the running seat's clock runs (``None``: none runs).
     clock_since: Mapped[dt.datetime | None] = mapped_column(

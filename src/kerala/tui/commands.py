@@ -83,7 +83,10 @@ def _split(value: str | None, option: str) -> list[str] | None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``play`` to the ``kerala`` app."""
+    """Add ``play`` to the ``kerala`` app.
+
+    Long because the command declares each of its options inline, as Typer reads them.
+    """
 
     @app.command("play")
     def play(
@@ -127,11 +130,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Play Kerala in the terminal: humans at one keyboard against bots."""
+        """Play Kerala in the terminal: humans at one keyboard against bots.
+
+        \f
+        Long because each option is declared in its signature and checked in one place.
+        """
         from rich.console import Console
 
         from kerala.bots import BotSpecError, make_bot
-        from kerala.cli import fail, read_input_file
+        from kerala.console import fail, read_input_file
         from kerala.tiles import COLORS
         from kerala.tui.session import default_bot_spec, load_session, new_session
 
@@ -202,7 +209,7 @@ def register(app: typer.Typer) -> None:
                 all_names.append(label if specs.count(seat_spec) == 1 else f"{label} {i + 1}")
         control = None
         if clock is not None:
-            from kerala.server.clocks import ClockError, parse_realtime
+            from kerala.clocks import ClockError, parse_realtime
 
             try:
                 control = parse_realtime(clock, default_bot_spec())

@@ -24,10 +24,10 @@ from rich.text import Text
 
 from kerala.actions import Decision, Place, describe
 from kerala.bots import Bot, make_bot
+from kerala.clocks import Clock, TimeControl, format_clock
 from kerala.errors import KeralaError
 from kerala.game import GameState, new_game
 from kerala.notation import read_record, write_record
-from kerala.server.clocks import Clock, TimeControl, format_clock
 from kerala.tiles import COLOR_LETTER
 from kerala.tui.render import (
     LEGEND,
@@ -337,7 +337,7 @@ class Session:
             self._print(Text("  as JSON: " + json.dumps(d.to_json()), style="dim"))
 
     def _scores(self, state: GameState, title: str) -> None:
-        from kerala.cli import scoring_pad
+        from kerala.console import scoring_pad
 
         scores = state.scores()
         table = scoring_pad(
@@ -482,7 +482,7 @@ def load_session(
     rng = fresh_rng(seed)
     if state.removal == "random" and not state.removal_known:
         state = sample_state(state.view(None), rng)
-    state.rng = rng
+    state.use_rng(rng)
     seats = []
     for i, p in enumerate(rec.players):
         spec = p.get("bot")

@@ -313,10 +313,10 @@ class TurnBuilder:
             c.sp_from = v
         elif q.kind == "sp1-to":
             assert c.sp_from is not None
-            self._finish_follow_up(MoveElephant(self.seat, c.sp_from, v))
+            self._finish_follow_up(MoveElephant(seat=self.seat, from_=c.sp_from, to=v))
         elif q.kind == "sp2-to":
             assert c.sp_from is not None
-            self._finish_follow_up(MoveStack(self.seat, c.sp_from, v))
+            self._finish_follow_up(MoveStack(seat=self.seat, from_=c.sp_from, to=v))
 
     def _maybe_place(self) -> None:
         c = self._c
@@ -327,7 +327,7 @@ class TurnBuilder:
     def _place(self, edge: str | None) -> None:
         c = self._c
         assert c.tile is not None and c.to is not None and c.from_ is not None
-        self._set_place(Place(self.seat, c.tile, c.to, c.from_, edge))
+        self._set_place(Place(seat=self.seat, take=c.tile, to=c.to, from_=c.from_, arch=edge))
 
     def _set_place(self, place: Place, *, auto_skip: bool = True) -> None:
         """Fix the placement: finish the turn, or preview it to ask for the follow-up."""

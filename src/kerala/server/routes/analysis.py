@@ -1,4 +1,4 @@
-"""Post-game analysis over HTTP (issue 16): start an analysis, follow its progress, read it.
+"""Post-game analysis over HTTP: start an analysis, follow its progress, read it.
 
 - ``POST /api/games/{id}/analysis`` analyses a finished game of this server (refused while it
   is in progress: the analysis is offered to everyone, so only once nothing is secret any more);

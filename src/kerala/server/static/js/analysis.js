@@ -1,4 +1,4 @@
-// Post-game analysis on the replay page (issue 16). An "Analyse" button asks the server to
+// Post-game analysis on the replay page. An "Analyse" button asks the server to
 // review every decision with the strongest bot, each from its player's view at the time
 // (POST /api/games/{id}/analysis, or /api/records/analysis for a record file), shows the
 // progress, then marks the mistakes on a timeline under the replay controls; at each reviewed

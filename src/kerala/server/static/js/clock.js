@@ -1,4 +1,4 @@
-// Game clocks (issue 11.3): every seat's time, counting down locally between server updates.
+// Game clocks: every seat's time, counting down locally between server updates.
 //
 // The server keeps time; this only shows it. Each game snapshot carries `clock`: every seat's
 // seconds left (`remaining`), the seat whose clock runs (`running`) and since when (`since`,

@@ -91,7 +91,7 @@ export function mountGame(root, { id, token, seat }) {
     if (g.status !== "over") scoreTimer = setTimeout(() => !st.busy && conn.scoreLive(), 0);
   };
 
-  // The rematch (issue 11.4): the old game's `rematch` event says its id, live; a page that
+  // The rematch: the old game's `rematch` event says its id, live; a page that
   // opens (or catches up with) a finished game looks among its last events for it.
   const onEvent = (e) => {
     if (e.kind === "rematch") st.rematch = { game: e.game, by: e.by };

@@ -1,7 +1,7 @@
 // The lobby on the home page: open games and their free seats (GET /api/games?status=open).
 // Taking a seat asks for a name, joins (POST /api/games/{id}/seats/{seat}/join) and opens the
-// seat's page with its new token. Refreshed every few seconds while the home page is shown.
-// Owned by the server side of issue 11 (part 4); the home page mounts it with one call.
+// seat's page with its new token. Refreshed every few seconds while the home page is shown;
+// `data-loaded` on the section says the list has been read once (an empty lobby shows nothing).
 
 import { currentLang } from "./i18n.js";
 import { colorWord } from "./tiles.js";
@@ -96,7 +96,10 @@ export function mountLobby(root) {
   async function load() {
     try {
       const list = await api("GET", "/api/games?status=open&limit=20");
-      if (!stopped) render(list.games);
+      if (!stopped) {
+        render(list.games);
+        box.dataset.loaded = "true";
+      }
     } catch {
       // The home page works without the lobby; the next refresh tries again.
     }

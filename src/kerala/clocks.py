@@ -82,7 +82,7 @@ class TimeControl:
         >>> TimeControl.from_json({"kind": "realtime", "minutes": True})
         Traceback (most recent call last):
         ...
-        kerala.server.clocks.ClockError: clock.minutes must be a number above 0, at most 10080: true
+        kerala.clocks.ClockError: clock.minutes must be a number above 0, at most 10080: true
         """
         if not isinstance(obj, dict):
             raise ClockError(f"{where} must be an object")
