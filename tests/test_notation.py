@@ -433,9 +433,9 @@ def tied_choices(g: Any) -> list[Any]:
     """Every SC1 removal of ``g`` with the best total, by trying every allowed choice."""
     from itertools import combinations, product
 
-    from kerala.scoring import _areas, score_grounds, score_removal
+    from kerala.scoring import color_areas, score_grounds, score_removal
 
-    areas = _areas(g)[0]
+    areas = color_areas(g)[0]
     per_color = []
     for color in ("blue", "black", "green", "red", "purple"):
         group = [a for a in areas if a.color == color]

@@ -84,7 +84,6 @@ _REMOVAL, _DRAW, _PLACE, _FOLLOW_UP, _OVER = Phase
 
 
 _NEIGHBOUR_SET: Final = frozenset(NEIGHBOURS)
-_STRIDE: Final = STRIDE  # the name the SP2 functions use
 _F = TypeVar("_F", MoveElephant, MoveStack)
 
 

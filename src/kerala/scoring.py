@@ -68,7 +68,9 @@ class ScoreBreakdown:
         )
 
 
-class _Area:
+class Area:
+    """One of SC1's areas: its number, color, cells, tiles and symbols (see :func:`color_areas`)."""
+
     __slots__ = ("cells", "color", "index", "symbols", "tiles")
 
     def __init__(self, index: int, color: str) -> None:
@@ -79,13 +81,13 @@ class _Area:
         self.symbols = 0
 
 
-def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
+def color_areas(g: Grounds) -> tuple[list[Area], dict[int, int], list[int]]:
     """SC1's areas: orthogonally connected cells whose top tiles share a color.
 
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
     between equally good areas deterministic. Also returns the cells whose top tile is an arch.
     """
-    _STRIDE = STRIDE  # a local name is read faster in the loop below
+    stride = STRIDE  # a local name is read faster in the loop below
 
     stacks = g.stacks
     by_color: dict[str, set[int]] = {}
@@ -97,7 +99,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
         else:
             same.add(k)
     area_of: dict[int, int] = {}
-    areas: list[_Area] = []
+    areas: list[Area] = []
     arches: list[int] = []
     for start in sorted(stacks):
         if start in area_of:
@@ -106,7 +108,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
         color = s[-1][0].color
         left = by_color[color]
         left.discard(start)
-        a = _Area(len(areas), color)
+        a = Area(len(areas), color)
         areas.append(a)
         index = a.index
         area_of[start] = index
@@ -123,7 +125,7 @@ def _areas(g: Grounds) -> tuple[list[_Area], dict[int, int], list[int]]:
             symbols += top[0].symbols
             if top[1] is not None:
                 arches.append(k)
-            for n in (k - 1, k + _STRIDE, k + 1, k - _STRIDE):
+            for n in (k - 1, k + stride, k + 1, k - stride):
                 if n in left:
                     left.discard(n)
                     area_of[n] = index
@@ -141,7 +143,7 @@ def _links(
     links: dict[tuple[int, int], int] = {}
     for k in arch_cells:
         t, edge = stacks[k][-1]
-        f = k + EDGE_KEY_DELTA[cast(str, edge)]  # _areas collected the cells with an edge
+        f = k + EDGE_KEY_DELTA[cast(str, edge)]  # color_areas collected the cells with an edge
         fs = stacks.get(f)
         if fs is not None and fs[-1][0].color == t.arch_color:
             pair = (area_of[k], area_of[f])
@@ -151,7 +153,7 @@ def _links(
 
 def score_grounds(g: Grounds) -> ScoreBreakdown:
     """Score one festival grounds (SC1–SC6), choosing the surplus areas for the best total."""
-    areas, area_of, arch_cells = _areas(g)
+    areas, area_of, arch_cells = color_areas(g)
     links = _links(g, area_of, arch_cells) if arch_cells else {}
     # Keeping an area saves its -2 per tile and scores its symbols.
     value = [-REMOVED_TILE_POINTS * a.tiles + a.symbols for a in areas]
@@ -200,7 +202,7 @@ def score_grounds(g: Grounds) -> ScoreBreakdown:
 
 
 def _breakdown(
-    g: Grounds, areas: list[_Area], links: dict[tuple[int, int], int], kept: set[int]
+    g: Grounds, areas: list[Area], links: dict[tuple[int, int], int], kept: set[int]
 ) -> ScoreBreakdown:
     """SC1–SC6 once the kept areas are chosen."""
     surplus = 0
@@ -252,7 +254,7 @@ def score_removal(g: Grounds, removed: Iterable[Cell]) -> ScoreBreakdown:
     Traceback (most recent call last):
     kerala.errors.IllegalRemovalError: SC1: blue has 1 area and keeps 1, so 0 are removed, not 1
     """
-    areas, area_of, arch_cells = _areas(g)
+    areas, area_of, arch_cells = color_areas(g)
     stacks = g.stacks
     cells = set()
     for c in removed:
