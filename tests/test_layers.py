@@ -94,7 +94,7 @@ def test_no_module_imports_private_names_of_another() -> None:
 
 def test_a_function_over_100_lines_says_why_in_its_docstring() -> None:
     long = [
-        f"{module_name(p)}.{n.name} ({n.end_lineno - n.lineno + 1} lines)"
+        f"{module_name(p)}.{n.name} ({(n.end_lineno or n.lineno) - n.lineno + 1} lines)"
         for p in sources()
         for n in ast.walk(ast.parse(p.read_text()))
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
