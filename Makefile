@@ -5,12 +5,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test test-fast browser lint lint-js typecheck bench yardstick clean
+.PHONY: setup play test test-fast browser lint lint-js typecheck bench yardstick clean lock
 
-$(STAMP): pyproject.toml
+# requirements.lock pins every dependency of `.[all,dev]` to the versions the tests passed with
+# (`make lock` writes it anew from pyproject.toml; CI and `make play` install from it).
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade pip
-	$(BIN)/pip install -e '.[all,dev]'
+	$(BIN)/pip install -c requirements.lock -e '.[all,dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -73,6 +75,12 @@ bench: $(STAMP)
 yardstick: $(STAMP)
 	$(BIN)/python ../shared/tools/yardstick.py --players 2
 	$(BIN)/python ../shared/tools/yardstick.py --players 4
+
+lock:
+	test -x $(BIN)/pip || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q uv
+	$(BIN)/uv pip compile pyproject.toml --extra all --extra dev --python-version 3.11 \
+		--no-header --annotation-style line -o requirements.lock
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

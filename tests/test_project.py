@@ -116,3 +116,37 @@ def test_test_names_say_what_they_check_not_which_issue_asked() -> None:
         for m in re.finditer(r"def (test_issue\d\w*)", p.read_text())
     ]
     assert named == []
+
+
+def _installed_extras(names: list[str]) -> set[str]:
+    """The distributions that ``.[names]`` asks for (extras of ``kerala`` itself expanded)."""
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    out: set[str] = set()
+    for name in names:
+        for req in extras[name]:
+            m = re.match(r"kerala\[([\w,]+)\]", req)
+            if m:
+                out |= _installed_extras(m.group(1).split(","))
+            else:
+                out.add(re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0])
+    return out
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_lock_file_pins_every_dependency_that_make_installs() -> None:
+    """``make`` installs ``.[all,dev]`` under requirements.lock (``make lock`` writes it)."""
+    lock = (ROOT / "requirements.lock").read_text()
+    pinned = {
+        _canonical(m.group(1)): m.group(2)
+        for m in re.finditer(r"^([A-Za-z0-9._-]+)==(\S+)", lock, re.M)
+    }
+    wanted = {_canonical(n) for n in _installed_extras(["all", "dev"])}
+    wanted |= {
+        _canonical(r.split(">")[0].split("=")[0])
+        for r in PYPROJECT["project"].get("dependencies", [])
+    }
+    assert sorted(wanted - pinned.keys()) == []
+    assert "-c requirements.lock" in (ROOT / "Makefile").read_text()
