@@ -518,3 +518,23 @@ def test_deleting_the_account_keeps_its_games_under_deleted_player(
     r = client.post("/api/account/signin", json={"handle": "ada", "password": PASSWORD})
     assert r.status_code == 401
     sign_up(client)  # the handle is free again
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/api/account/signout", None),
+        ("POST", "/api/account/signout-everywhere", None),
+        ("POST", "/api/account/seats", {"game_id": "g", "seat": 0, "token": "t"}),
+        ("POST", "/api/account/passkeys/register/begin", {}),
+        ("DELETE", "/api/account", {"handle": "ada"}),
+    ],
+)
+def test_every_change_a_session_makes_needs_its_csrf_token_and_origin(
+    client: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    session = sign_up(client)
+    for headers in ({}, {"Origin": "http://evil.example", **csrf(session)}):
+        r = client.request(method, path, json=body, headers=headers)
+        assert r.status_code == 403 and r.json()["code"] == "csrf", (headers, r.text)
+    assert me(client)["account"]["handle"] == "ada"  # still signed in, still there
