@@ -538,3 +538,16 @@ def test_every_change_a_session_makes_needs_its_csrf_token_and_origin(
         r = client.request(method, path, json=body, headers=headers)
         assert r.status_code == 403 and r.json()["code"] == "csrf", (headers, r.text)
     assert me(client)["account"]["handle"] == "ada"  # still signed in, still there
+
+
+def test_another_site_cannot_read_the_accounts_seats_or_data(client: TestClient) -> None:
+    sign_up(client)
+    created = create(client)
+    for path in (
+        f"/api/account/games/{created['id']}/seats",
+        "/api/account/games",
+        "/api/account/export",
+    ):
+        r = client.get(path, headers={"Sec-Fetch-Site": "cross-site"})
+        assert r.status_code == 403 and r.json()["code"] == "csrf", path
+        assert client.get(path, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 200

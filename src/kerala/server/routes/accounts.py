@@ -323,21 +323,28 @@ async def hold_seat(body: SeatHold, current: ChangingDep, accounts: AccountsDep)
     return Response(status_code=204)
 
 
-@router.get("/games", response_model=MyGames, responses=ERRORS)
+@router.get("/games", response_model=MyGames, responses=ERRORS, dependencies=[FromThisSite])
 async def my_games(current: SignedInDep, accounts: AccountsDep) -> Response:
     """Your games: your turn first, then those under way, then the finished."""
     games = await run_in_threadpool(accounts.my_games, current.account)
     return _json({"games": games})
 
 
-@router.get("/games/{game_id}/seats", response_model=HeldSeats, responses=ERRORS)
+@router.get(
+    "/games/{game_id}/seats",
+    response_model=HeldSeats,
+    responses=ERRORS,
+    dependencies=[FromThisSite],
+)
 async def held_seats(game_id: GameIdDep, current: SignedInDep, accounts: AccountsDep) -> Response:
-    """The seats you hold in this game, with their tokens (empty: you hold none)."""
+    """The seats you hold in this game, with their tokens (empty: you hold none).
+
+    Like every read of your data, refused when a browser says another site asked for it."""
     seats = await run_in_threadpool(accounts.seats_in, current.account, game_id)
     return _json({"seats": seats})
 
 
-@router.get("/export", responses=ERRORS)
+@router.get("/export", responses=ERRORS, dependencies=[FromThisSite])
 async def export(current: SignedInDep, accounts: AccountsDep) -> Response:
     """Everything stored about your account, and the records of your games, as one JSON file."""
     doc = await run_in_threadpool(accounts.export, current.account)
