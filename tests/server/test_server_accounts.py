@@ -3,6 +3,7 @@ session cookie, CSRF, lock-outs, seats held by account, my games, export and del
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -551,3 +552,31 @@ def test_another_site_cannot_read_the_accounts_seats_or_data(client: TestClient)
         r = client.get(path, headers={"Sec-Fetch-Site": "cross-site"})
         assert r.status_code == 403 and r.json()["code"] == "csrf", path
         assert client.get(path, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 200
+
+
+# -- several processes of one world ------------------------------------------------------------
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def test_a_session_works_on_every_process_and_ends_on_all(make_client: AppFactory) -> None:
+    one, two = make_client(), make_client()  # two server processes on one database
+    body = sign_up(one)
+    two.cookies.set(COOKIE, one.cookies[COOKIE])
+    assert me(two)["account"]["handle"] == "ada"
+    assert two.post("/api/account/signout", headers=csrf(body)).status_code == 204
+    assert me(one)["signed_in"] is False
+
+
+def test_the_lock_out_is_shared_by_the_processes_of_one_world(make_client: AppFactory) -> None:
+    prefix = f"kerala-test-{secrets.token_hex(4)}"
+    settings = {"redis": REDIS, "redis_prefix": prefix, "rate_signin_failures": "2/15 minutes"}
+    one, two = make_client(**settings), make_client(**settings)
+    sign_up(one)
+    one.cookies.clear()
+    for client in (one, two):
+        r = client.post("/api/account/signin", json={"handle": "ada", "password": "x" * 9})
+        assert r.status_code == 401
+    for client in (one, two):
+        r = client.post("/api/account/signin", json={"handle": "ada", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["code"] == "locked_out"
