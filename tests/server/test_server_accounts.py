@@ -454,6 +454,9 @@ def test_my_games_list_my_turn_first_then_running_then_finished(client: TestClie
             play_to_end(client, created["id"], tokens)
     listed = client.get("/api/account/games").json()["games"]
     assert [g["id"] for g in listed] == [games["my_turn"], games["waiting"], games["finished"]]
+    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    account = accounts.account_by_handle("ADA")
+    assert accounts.seat_holders(games["finished"]) == {listed[2]["seats"][0]: account.id}
     assert [g["group"] for g in listed] == ["your_turn", "running", "finished"]
     assert len(listed[0]["opponents"]) == 1
     assert listed[0]["opponents"][0] != listed[0]["players"][listed[0]["seats"][0]]["name"]

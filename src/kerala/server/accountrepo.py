@@ -8,7 +8,6 @@ their own transaction, not through the games' group committer.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -344,6 +343,14 @@ class AccountRepository:
             ).all()
         return [(r.seat, r.token) for r in rows]
 
+    def seat_holders(self, game_id: str) -> dict[int, str]:
+        """Which account holds each held seat of the game: seat -> account id."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(_HELD.c.seat, _HELD.c.account_id).where(_HELD.c.game_id == game_id)
+            ).all()
+        return {r.seat: r.account_id for r in rows}
+
     def held_games(self, account_id: str, limit: int) -> list[HeldGame]:
         """The games where the account holds a seat, most recently moved first."""
         with self.engine.connect() as conn:
@@ -373,17 +380,3 @@ class AccountRepository:
                     Seat(s.seat, s.name, s.color, s.kind, s.bot, s.handed_to_bot, None)
                 )
         return [HeldGame(games[g], seats[g], held[g]) for g in held if g in games]
-
-    def game_seats(self, game_ids: Sequence[str]) -> dict[str, list[Seat]]:
-        """The seats of these games (no token hashes)."""
-        out: dict[str, list[Seat]] = {g: [] for g in game_ids}
-        with self.engine.connect() as conn:
-            for s in conn.execute(
-                sa.select(_SEATS)
-                .where(_SEATS.c.game_id.in_(list(game_ids)))
-                .order_by(_SEATS.c.game_id, _SEATS.c.seat)
-            ):
-                out[s.game_id].append(
-                    Seat(s.seat, s.name, s.color, s.kind, s.bot, s.handed_to_bot, None)
-                )
-        return out

@@ -427,6 +427,16 @@ class AccountService:
             raise GameNotFound(game_id)
         return [{"seat": s, "token": t} for s, t in held]
 
+    def seat_holders(self, game_id: str) -> dict[int, str]:
+        """Seat -> id of the account that holds it, for the held seats of a game (what a
+        rating of games between accounts is computed from)."""
+        return self.repo.seat_holders(game_id)
+
+    def account_by_handle(self, handle: str) -> Account | None:
+        """The account with this handle (any case or width), or ``None``."""
+        key = self.handle_key(handle)
+        return None if key is None else self.repo.account_by_key(key)
+
     def my_games(self, account: Account, limit: int = 200) -> list[dict[str, Any]]:
         """The account's games: those where it is to move first, then the others under way
         (and open ones), then the finished; each with opponents, time left and result."""
