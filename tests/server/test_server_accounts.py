@@ -583,3 +583,31 @@ def test_the_lock_out_is_shared_by_the_processes_of_one_world(make_client: AppFa
     for client in (one, two):
         r = client.post("/api/account/signin", json={"handle": "ada", "password": PASSWORD})
         assert r.status_code == 429 and r.json()["code"] == "locked_out"
+
+
+@pytest.mark.parametrize(
+    "credential",
+    [
+        {},
+        {"id": 5, "response": []},
+        {"id": "x", "response": {"userHandle": 7}},
+        {"id": "x", "rawId": "x", "type": "public-key", "response": {"clientDataJSON": "%%"}},
+    ],
+)
+def test_a_malformed_passkey_response_is_refused_in_one_line(
+    client: TestClient, credential: dict[str, Any]
+) -> None:
+    key = SoftKey()
+    passkey_sign_up(client, key)
+    client.cookies.clear()
+    ceremony, _ = passkey_begin(client)
+    r = passkey_finish(client, ceremony, credential)
+    assert r.status_code == 401 and "\n" not in r.json()["detail"]
+    begin = client.post(
+        "/api/account/passkeys/register/begin", json={"handle": "lea", "display_name": "Lea"}
+    ).json()
+    r = client.post(
+        "/api/account/passkeys/register/finish",
+        json={"ceremony": begin["ceremony"], "credential": credential},
+    )
+    assert r.status_code == 400 and "\n" not in r.json()["detail"]

@@ -94,6 +94,12 @@ def clean_display_name(text: str) -> str:
     return clean_name(text)
 
 
+def _response(credential: dict[str, Any]) -> dict[str, Any]:
+    """The ``response`` part of a credential from outside (``{}`` if it is not an object)."""
+    response = credential.get("response")
+    return response if isinstance(response, dict) else {}
+
+
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -346,7 +352,7 @@ class AccountService:
             )
             self._store_account(account)
             signed = self._session(account, replaces)
-        transports = credential.get("response", {}).get("transports") or []
+        transports = _response(credential).get("transports") or []
         stored = self.repo.insert_passkey(
             Passkey(
                 id=bytes_to_base64url(verified.credential_id),
@@ -383,7 +389,7 @@ class AccountService:
         passkey = self.repo.passkey(cred_id) if isinstance(cred_id, str) else None
         if passkey is None:
             raise SignInFailed("this passkey is not known here")
-        user_handle = credential.get("response", {}).get("userHandle")
+        user_handle = _response(credential).get("userHandle")
         if user_handle and user_handle != bytes_to_base64url(passkey.account_id.encode()):
             raise SignInFailed("this passkey belongs to another account")
         try:
