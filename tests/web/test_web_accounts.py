@@ -156,6 +156,9 @@ def test_a_guest_plays_signs_up_and_finds_the_finished_game_in_my_games(
         assert token is not None
         game = api_game(page, base, gid, token)
         assert game["players"][game["seat"]]["name"] == "Player 1"  # never "You"
+        page.goto(f"{base}/?game={gid}")  # back from the game list: the tab's seat, not a watcher
+        page.wait_for_url(f"**/?game={gid}&seat={game['seat']}")
+        page.wait_for_selector("#game")
         assert api_play(page, base, gid, token, lambda g: False, timeout=120)["status"] == "over"
 
         password_sign_up(page, base, "guest1", "Guest One")  # the same tab: its seats

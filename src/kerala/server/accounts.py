@@ -19,6 +19,7 @@ kerala.server.accounts.BadHandle: a handle has letters, digits, '_', '-' and '.'
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import json
@@ -139,9 +140,13 @@ class AccountService:
         self.games = games
         self.settings = settings
         self.hasher = PasswordHasher()  # Argon2id with RFC 9106's low-memory parameters
-        # Checked against when the handle is unknown, so that a wrong handle costs as long
-        # as a wrong password (no account probing by timing).
-        self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+
+    @functools.cached_property
+    def _dummy_hash(self) -> str:
+        """Checked against when the handle is unknown, so that a wrong handle costs as long
+        as a wrong password (no account probing by timing). Made at the first sign-in, not
+        when the app is built (a hash takes tens of milliseconds and 64 MiB)."""
+        return self.hasher.hash(secrets.token_urlsafe(16))
 
     def now(self) -> dt.datetime:
         return self.games.now()

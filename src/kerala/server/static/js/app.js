@@ -11,7 +11,7 @@ import { ensureDefs } from "./grounds.js";
 import { applyMarkup, currentLang, loadLang, setLang, t } from "./i18n.js";
 import { loadRules } from "./rules.js";
 import { useRules } from "./tiles.js";
-import { account, heldSeats, holdSeat, keepToken, onAccount, seatToken } from "./session.js";
+import { account, heldSeats, holdSeat, keepToken, onAccount, seatToken, tabSeats } from "./session.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
@@ -106,8 +106,10 @@ async function route() {
     if (token) {
       await holdSeat(gameId, seat, token); // signed in: the seat is the account's from now on
     } else {
-      // No token in this tab: a seat the account holds opens as that seat (any device).
-      const held = await heldSeats(gameId);
+      // No token in the address: a seat of this tab (a guest who came back from the game
+      // list), else a seat the account holds (any device), opens as that seat.
+      const inTab = seat === null ? tabSeats().filter((s) => s.game === gameId) : [];
+      const held = inTab.length ? inTab : await heldSeats(gameId);
       const mine = held.find((s) => s.seat === seat) || held[0];
       if (mine) {
         seat = mine.seat;
