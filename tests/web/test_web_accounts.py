@@ -10,6 +10,7 @@ the server as ``http://localhost:PORT``; ``http://127.0.0.1:PORT`` is then anoth
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
@@ -258,6 +259,37 @@ def test_the_account_pages_in_german_show_no_english(server: Server, browser: Br
         page.wait_for_selector("#game")
         no_english("my games", "/#/games", "#games-running, #games-your_turn")
         assert page.inner_text("#my-games-link") == "Meine Partien"
+        no_js_errors(page)
+    finally:
+        ctx.close()
+
+
+def test_download_my_data_and_delete_the_account(server: Server, browser: Browser) -> None:
+    base = local(server)
+    ctx, page = new_page(browser)
+    try:
+        password_sign_up(page, base, "dora", "Dora")
+        r = page.request.post(
+            f"{base}/api/games",
+            data={"seats": [{"name": "Dora", "color": "blue"}, {"name": "Emil", "color": "red"}]},
+        )
+        created = json.loads(r.text())
+        gid = created["id"]
+        page.goto(base + created["invites"][0]["path"])  # held by the account from here
+        page.wait_for_selector("#game")
+        page.goto(f"{base}/#/account")
+        with page.expect_download() as d:
+            page.click("#export")
+        doc = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+        assert doc["account"]["handle"] == "dora"
+        assert [g["id"] for g in doc["games"]] == [gid]
+
+        page.fill("#delete-handle", "DORA")
+        page.click("#delete-account")
+        page.wait_for_selector("#signup")
+        assert me(page, base)["signed_in"] is False
+        game = api_game(page, base, gid, None)
+        assert [p["name"] for p in game["players"]] == ["deleted player", "Emil"]
         no_js_errors(page)
     finally:
         ctx.close()
