@@ -532,6 +532,7 @@ def test_deleting_the_account_keeps_its_games_under_deleted_player(
         ("POST", "/api/account/seats", {"game_id": "g", "seat": 0, "token": "t"}),
         ("POST", "/api/account/passkeys/register/begin", {}),
         ("DELETE", "/api/account", {"handle": "ada"}),
+        ("POST", "/api/account/password", {"password": "x" * 12, "current": PASSWORD}),
     ],
 )
 def test_every_change_a_session_makes_needs_its_csrf_token_and_origin(
@@ -611,3 +612,22 @@ def test_a_malformed_passkey_response_is_refused_in_one_line(
         json={"ceremony": begin["ceremony"], "credential": credential},
     )
     assert r.status_code == 400 and "\n" not in r.json()["detail"]
+
+
+def test_a_passkey_account_adds_a_password_and_changing_it_needs_the_current(
+    client: TestClient,
+) -> None:
+    body = passkey_sign_up(client, SoftKey())
+    r = client.post("/api/account/password", json={"password": PASSWORD}, headers=csrf(body))
+    assert r.status_code == 204
+    assert me(client)["account"]["password"] is True
+    for wrong in ({}, {"current": "not it at all"}):
+        r = client.post(
+            "/api/account/password", json={"password": "x" * 12, **wrong}, headers=csrf(body)
+        )
+        assert r.status_code == 401 and r.json()["code"] == "signin_failed"
+    r = client.post("/api/account/password", json={"password": "y" * 12}, headers={})
+    assert r.status_code == 403  # no CSRF token
+    client.cookies.clear()
+    r = client.post("/api/account/signin", json={"handle": "kim", "password": PASSWORD})
+    assert r.status_code == 200

@@ -91,6 +91,10 @@ def test_passkey_account_plays_on_and_moves_from_a_second_browser(
         laptop.wait_for_selector("#whoami")
         assert "Kim (@kim)" in laptop.inner_text("#whoami")
         assert laptop.inner_text("#account-link") == "Kim"
+        laptop.fill("#new-password", PASSWORD)  # a password as the fallback
+        laptop.click("#password-submit")
+        laptop.wait_for_selector("#password #current-password")
+        assert me(laptop, base)["account"]["password"] is True
         (credential,) = cdp1.send("WebAuthn.getCredentials", {"authenticatorId": auth1})[
             "credentials"
         ]

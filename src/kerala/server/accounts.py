@@ -210,7 +210,14 @@ class AccountService:
             self.repo.set_password_hash(account.id, self.hasher.hash(password))
         return self._session(account, replaces)
 
-    def set_password(self, account: Account, password: str) -> None:
+    def set_password(self, account: Account, password: str, current: str | None) -> None:
+        """Set the account's password (a passkey-only account adds one as a fallback); an
+        account with a password must give it (``current``) to change it."""
+        if account.password_hash is not None:
+            try:
+                self.hasher.verify(account.password_hash, current or "")
+            except (VerificationError, InvalidHashError):
+                raise SignInFailed("the current password is wrong") from None
         if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
             raise InvalidRequest(
                 f"password: a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"

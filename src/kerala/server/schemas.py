@@ -312,6 +312,12 @@ class PasskeyFinish(_In):
     credential: JSONObject
 
 
+class PasswordSet(_In):
+    password: str = Field(min_length=1, max_length=1024)
+    #: The password now, if the account has one.
+    current: str | None = Field(None, min_length=1, max_length=1024)
+
+
 class SeatHold(_In):
     game_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")
     seat: int = Field(ge=0, le=4)

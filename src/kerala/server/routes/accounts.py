@@ -30,6 +30,7 @@ from kerala.server.schemas import (
     MyGames,
     PasskeyBegin,
     PasskeyFinish,
+    PasswordSet,
     SeatHold,
     SignIn,
     SignUp,
@@ -218,6 +219,23 @@ async def sign_out_everywhere(
     response = Response(status_code=204, headers={"Cache-Control": "no-store"})
     _clear_cookie(response, request)
     return response
+
+
+@router.post("/password", status_code=204, responses=ERRORS)
+async def set_password(
+    body: PasswordSet, request: Request, current: ChangingDep, accounts: AccountsDep
+) -> Response:
+    """Set a password (a passkey-only account adds one), or change it (``current`` needed).
+    A wrong ``current`` counts as a failed sign-in of the account (the lock-out)."""
+    failures = _failures(request)
+    key = current.account.handle_key
+    await failures.check(key)
+    try:
+        await run_in_threadpool(accounts.set_password, current.account, body.password, body.current)
+    except SignInFailed:
+        await failures.fail(key)
+        raise
+    return Response(status_code=204, headers={"Cache-Control": "no-store"})
 
 
 # -- passkeys --------------------------------------------------------------------------

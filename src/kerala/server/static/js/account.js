@@ -154,6 +154,18 @@ export function mountAccount(root) {
         toast(e.message);
       }
     };
+    const setPassword = async (ev) => {
+      ev.preventDefault();
+      const body = { password: value("new-password") };
+      if (a.password) body.current = value("current-password");
+      try {
+        await api("POST", "/api/account/password", body, changeHeaders());
+        await account(true);
+        toast(t("account.passwordSaved"), "info");
+      } catch (e) {
+        toast(e.message);
+      }
+    };
     const addPasskey = async () => {
       try {
         await createPasskey(null);
@@ -177,6 +189,18 @@ export function mountAccount(root) {
           passkeysHere() ? h("button", { type: "button", id: "add-passkey", onclick: addPasskey }, t("account.addPasskey")) : null,
           h("button", { type: "button", id: "signout", onclick: () => signOut("/api/account/signout") }, t("account.signOut")),
           h("button", { type: "button", id: "signout-all", onclick: () => signOut("/api/account/signout-everywhere") }, t("account.signOutAll")),
+        ),
+      ),
+      h(
+        "section",
+        { class: "panel", id: "password" },
+        h("h2", {}, a.password ? t("account.changePassword") : t("account.addPassword")),
+        h(
+          "form",
+          { class: "row", onsubmit: setPassword },
+          a.password ? field("current-password", t("account.password"), { type: "password", autocomplete: "current-password", required: true }) : null,
+          field("new-password", t("account.newPassword"), { type: "password", autocomplete: "new-password", minlength: 8, required: true }),
+          h("button", { type: "submit", id: "password-submit" }, t("account.savePassword")),
         ),
       ),
       h(
