@@ -224,7 +224,7 @@ def bot_ratings() -> dict[RatingGroup, dict[str, BotRating]]:
     True
     """
     text = resources.files("kerala").joinpath("data/bot_ratings.json").read_text("utf-8")
-    return _read_bot_ratings(json.loads(text))
+    return read_bot_ratings(json.loads(text))
 
 
 def bot_rating(level: str, players: int) -> Rating:
@@ -237,7 +237,8 @@ def bot_rating(level: str, players: int) -> Rating:
     return found.rating
 
 
-def _read_bot_ratings(doc: Any) -> dict[RatingGroup, dict[str, BotRating]]:
+def read_bot_ratings(doc: Any) -> dict[RatingGroup, dict[str, BotRating]]:
+    """Read a ``kerala-bot-ratings`` document (what ``benchmarks/bot_ratings.py`` writes)."""
     if not isinstance(doc, dict) or doc.get("format") != "kerala-bot-ratings":
         raise RatingError("bot_ratings.json: not a kerala-bot-ratings document")
     groups = doc.get("groups")
@@ -282,5 +283,6 @@ __all__ = [
     "check_ranks",
     "group_for",
     "rate",
+    "read_bot_ratings",
     "strict_orders",
 ]
