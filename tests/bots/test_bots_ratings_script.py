@@ -27,17 +27,18 @@ def test_the_script_writes_a_document_kerala_ratings_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = load_script()
-    # The same plan, shrunk to quick bots and a few games: hard and expert stand in as greedy
-    # and soft-greedy, so that the test costs seconds.
+    # Two tournaments a group, rated one after the other, with quick bots and a few games:
+    # hard and expert stand in as greedy and soft-greedy, so that the test costs seconds.
     cheap = {**script.LEVEL_SPECS, "hard": "greedy", "expert": "soft-greedy"}
     monkeypatch.setattr(script, "LEVEL_SPECS", cheap)
     everyone = list(cheap)
+    quick = ["random", "easy", "medium"]
     monkeypatch.setattr(
         script,
         "TOURNAMENTS",
         {
-            "2p": [("2p-quick", script.QUICK, 2, 6), ("2p-all", everyone, 2, 10)],
-            "3-5p": [("3p-quick", script.QUICK, 3, 3), ("4p-all", everyone, 4, 8)],
+            "2p": [("2p-quick", quick, 2, 6), ("2p-all", everyone, 2, 10)],
+            "3-5p": [("3p-quick", quick, 3, 3), ("4p-all", everyone, 4, 8)],
         },
     )
     doc = script.measure(tmp_path, jobs=1)
