@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -269,3 +271,17 @@ def test_an_unknown_bot_level_is_named_with_the_rated_ones() -> None:
 def test_check_ranks_accepts_every_sc7_placing_of_scores() -> None:
     for totals in ([3, 3], [1, 2, 3, 4, 5], [7, 7, 7, 7, 7], [5, 9, 5, 1]):
         check_ranks(rank(totals))
+
+
+def test_the_engine_never_imports_the_ratings_and_the_ratings_no_bots_or_server() -> None:
+    code = (
+        "import sys\n"
+        "import kerala.actions, kerala.game, kerala.grounds, kerala.notation, kerala.playerview\n"
+        "import kerala.scoring, kerala.tiles, kerala.views\n"
+        "assert 'kerala.ratings' not in sys.modules and 'openskill' not in sys.modules\n"
+        "import kerala.ratings\n"
+        "bad = [m for m in sys.modules if m.startswith(('kerala.bots', 'kerala.server'))]\n"
+        "assert not bad, bad\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
