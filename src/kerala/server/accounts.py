@@ -40,10 +40,10 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from kerala.clocks import Clock
 from kerala.names import BadName, clean_name
 from kerala.notation import write_record
 from kerala.server.accountrepo import Account, AccountRepository, Challenge, HeldGame, Passkey
-from kerala.server.clocks import Clock
 from kerala.server.domain import (
     CeremonyFailed,
     Conflict,
