@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_bots_analysis import blunder_record
 
+from kerala.ratings import bot_rating
 from kerala.server.app import create_app
 from kerala.server.settings import Settings
 
@@ -153,4 +154,5 @@ def test_levels_list_offers_expert_and_says_how_strong(make_client: ClientFactor
     client = make_client()
     levels = {lv["name"]: lv["description"] for lv in client.get("/api/bots").json()["levels"]}
     for name in ("random", "easy", "medium", "hard", "expert"):
-        assert "rating" in levels[name], levels
+        # The published 2-player display rating (kerala.ratings, docs/ratings.md).
+        assert f"rating {bot_rating(name, 2).display}" in levels[name], levels

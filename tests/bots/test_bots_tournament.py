@@ -24,6 +24,7 @@ from kerala.bots.tournament import (
 )
 from kerala.cli import app
 from kerala.notation import read_record
+from kerala.ratings import Rating, rate
 
 REPORT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -56,7 +57,11 @@ REPORT_SCHEMA: dict[str, Any] = {
                     },
                     "rating": {
                         "type": "object",
-                        "required": ["mu", "sigma", "conservative"],
+                        "required": ["mu", "sigma", "conservative", "display", "provisional"],
+                        "properties": {
+                            "display": {"type": "integer"},
+                            "provisional": {"type": "boolean"},
+                        },
                     },
                 },
             },
@@ -126,6 +131,26 @@ def test_report_json_schema_and_counts(tmp_path: Path) -> None:
     assert mean_all == pytest.approx(sum(scores) / len(scores))
     for png in ("scores.png", "ratings.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_ratings_are_openskill_over_the_games_in_order(tmp_path: Path) -> None:
+    """One rating system everywhere: the report's ratings are kerala.ratings over its records."""
+    out = tmp_path / "t"
+    report = run_tournament(
+        ["random", "greedy", "easy"], players=3, games=6, seed=2, out=out
+    ).report
+    rating = {n: Rating() for n in ("random", "greedy", "easy")}
+    for p in sorted((out / "records").glob("game-*.json")):
+        rec = json.loads(p.read_text())
+        names = [pl["bot"] for pl in rec["players"]]
+        new = rate([rating[n] for n in names], rec["result"]["ranks"])
+        rating.update(zip(names, new, strict=True))
+    for n, r in rating.items():
+        got = report["bots"][n]["rating"]
+        assert (got["mu"], got["sigma"]) == pytest.approx((r.mu, r.sigma), rel=1e-12)
+        assert got["display"] == r.display and got["provisional"] == r.provisional
+        assert got["conservative"] == pytest.approx(r.mu - 3 * r.sigma)
+    assert report["rating_system"].startswith("OpenSkill Plackett-Luce")
 
 
 def test_shared_first_place_counts_one_kth_win(tmp_path: Path) -> None:
@@ -469,3 +494,29 @@ def test_box_plot_has_a_legend_for_its_markers(
     assert legends["scores.png"][:2] == ["median", "mean"]
     assert any("outliers" in t for t in legends["scores.png"])
     assert (tmp_path / "t" / "scores.png").stat().st_size > 0
+
+
+def test_plots_without_matplotlib_are_refused_in_one_line_before_any_game(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    # matplotlib as if not installed: a None entry in sys.modules makes its import fail.
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; from kerala.cli import main; "
+        "sys.argv = ['kerala', *sys.argv[1:]]; main()"
+    )
+    args = ["tournament", "--bots", "random,greedy", "--games", "2", "--out", str(out)]
+    p = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert p.returncode == 2
+    assert p.stderr == (
+        "error: --out draws scores.png and ratings.png, which needs matplotlib: "
+        "pip install 'kerala[plot]', or leave out --out\n"
+    )
+    assert not out.exists()
+    # Without --out nothing is drawn, and the tournament runs as usual.
+    args = ["tournament", "--bots", "random,greedy", "--games", "2", "--json"]
+    p = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["games"] == 2

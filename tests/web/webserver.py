@@ -60,6 +60,10 @@ class Server:
                 "KERALA_BOT_WORKERS": "1",
                 "KERALA_SEAT_TIMEOUT": "2",
                 "KERALA_HINT_BUDGET": "0.3",  # "Suggest a move" searches briefly
+                # Every browser test signs up from 127.0.0.1: the per-address account limits
+                # are tested over the API (tests/server/test_server_accounts.py).
+                "KERALA_RATE_SIGNUP": "100/minute",
+                "KERALA_RATE_SIGNIN": "100/minute",
             }
         )
         with open(self.log, "ab") as log:

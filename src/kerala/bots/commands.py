@@ -2,7 +2,7 @@
 
 Everything it does lives in :mod:`kerala.bots.tournament`; this module parses and checks the
 options, shows the progress bar and prints the report. Heavy imports (Ray, matplotlib,
-TrueSkill) happen only when the command runs.
+OpenSkill) happen only when the command runs.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ def _print_report(report: dict[str, Any]) -> None:
 
     console = Console()
     t = Table(title=f"{report['games']} games, {report['players']} players, seed {report['seed']}")
-    for col in ("bot", "games", "wins", "win rate", "95% CI", "mean score", "TrueSkill"):
+    columns = ("bot", "games", "wins", "win rate", "95% CI", "mean score", "rating", "μ ± σ")
+    for col in columns:
         t.add_column(col, justify="left" if col == "bot" else "right")
     ranked = sorted(report["bots"].items(), key=lambda kv: -kv[1]["rating"]["mu"])
     for name, b in ranked:
@@ -32,6 +33,7 @@ def _print_report(report: dict[str, Any]) -> None:
             f"{b['win_rate']:.1%}",
             f"{lo:.1%}–{hi:.1%}",
             f"{b['mean_score']:.1f}",
+            f"{b['rating']['display']}{'?' if b['rating']['provisional'] else ''}",
             f"{b['rating']['mu']:.1f} ± {b['rating']['sigma']:.1f}",
         )
     console.print(t)

@@ -20,9 +20,10 @@ run with other bots, players or seed is refused.
 
 **Report** (``report.json``): per bot name (the spec as given), ``games`` (seats played),
 ``wins`` (a first place shared by k players counts 1/k), ``win_rate`` with a 95% Wilson
-interval, ``mean_score``, a TrueSkill rating (``mu``, ``sigma``, ``mu - 3 sigma``), seats
-played, and a head-to-head table (share of games in which a bot placed above another, ties
-counting half).
+interval, ``mean_score``, an OpenSkill rating (:mod:`kerala.ratings`: ``mu``, ``sigma``,
+``conservative`` = ``mu - 3 sigma``, ``display``, ``provisional``; every game rated in index
+order from the prior of a new player), seats played, and a head-to-head table (share of games in
+which a bot placed above another, ties counting half).
 
 >>> plan = schedule(["random", "greedy"], players=2, games=4, seed=1)
 >>> [g.entries for g in plan]  # doctest: +NORMALIZE_WHITESPACE
@@ -47,6 +48,7 @@ from typing import Any, Final
 
 from kerala.bots.match import game_seed
 from kerala.errors import KeralaError
+from kerala.ratings import Rating, rate
 from kerala.tiles import COLORS
 
 SETTINGS_FILE: Final = "tournament.json"
@@ -354,23 +356,54 @@ def _games_of(
         yield names, totals, ranks
 
 
+#: What ``report.json`` says about its ratings (docs/ratings.md).
+RATING_SYSTEM: Final = (
+    "OpenSkill Plackett-Luce (openskill package via kerala.ratings: mu 25, sigma 25/3, "
+    "beta 25/6, tau 25/300, sigma never grows; shared places as the mean over their orders); "
+    "games rated in index order; conservative = mu - 3 sigma; display = 1500 + 30 (mu - 25)"
+)
+
+
+def rate_in_order(
+    games: Iterable[tuple[Sequence[str], Sequence[int]]], names: Iterable[str]
+) -> dict[str, Rating]:
+    """Rate ``(seat names, SC7 placings)`` game after game, every name from a new player's prior.
+
+    Each seat is rated on its own; a name on several seats of one game (``greedy,greedy``) takes
+    the mean of their updates.
+
+    >>> r = rate_in_order([(["a", "b"], [1, 2]), (["b", "a"], [2, 1])], ["a", "b"])
+    >>> r["a"].mu > 25 > r["b"].mu
+    True
+    """
+    rating = {n: Rating() for n in names}
+    for seat_names, ranks in games:
+        new = rate([rating.setdefault(n, Rating()) for n in seat_names], ranks)
+        updates: dict[str, list[Rating]] = {}
+        for n, r in zip(seat_names, new, strict=True):
+            updates.setdefault(n, []).append(r)
+        for n, rs in updates.items():
+            rating[n] = Rating(
+                mu=statistics.fmean(r.mu for r in rs), sigma=statistics.fmean(r.sigma for r in rs)
+            )
+    return rating
+
+
 def build_report(
     results: Iterable[dict[str, Any]], entries: Sequence[str], settings: dict[str, Any]
 ) -> dict[str, Any]:
     """The tournament report (``report.json``) from finished games (see the module docstring)."""
-    import trueskill
-
     names = list(dict.fromkeys(entries))
-    env = trueskill.TrueSkill(draw_probability=0.02)
-    rating = {n: env.create_rating() for n in names}
     games = 0
     seats_played = {n: 0 for n in names}
     wins = dict.fromkeys(names, 0.0)
     scores: dict[str, list[int]] = {n: [] for n in names}
     by_seat: dict[str, dict[str, int]] = {n: {} for n in names}
     h2h: dict[str, dict[str, list[float]]] = {a: {b: [0.0, 0.0] for b in names} for a in names}
+    played: list[tuple[list[str], list[int]]] = []
     for seat_names, totals, ranks in _games_of(results):
         games += 1
+        played.append((seat_names, ranks))
         firsts = ranks.count(1)
         for s, (n, t, rk) in enumerate(zip(seat_names, totals, ranks, strict=True)):
             seats_played[n] += 1
@@ -385,16 +418,7 @@ def build_report(
                     cell[0] += 1
                     ti, tj = totals[i], totals[j]
                     cell[1] += 1.0 if ti > tj else 0.5 if ti == tj else 0.0
-        # TrueSkill: each seat a team of one; a name on several seats gets the mean update.
-        groups = [(rating[n],) for n in seat_names]
-        new = env.rate(groups, ranks=[rk - 1 for rk in ranks])
-        updates: dict[str, list[Any]] = {}
-        for n, (r,) in zip(seat_names, new, strict=True):
-            updates.setdefault(n, []).append(r)
-        for n, rs in updates.items():
-            rating[n] = env.create_rating(
-                mu=statistics.fmean(r.mu for r in rs), sigma=statistics.fmean(r.sigma for r in rs)
-            )
+    rating = rate_in_order(played, names)
     bots: dict[str, Any] = {}
     for n in names:
         g = seats_played[n]
@@ -411,7 +435,13 @@ def build_report(
             "min_score": min(sc) if sc else 0,
             "max_score": max(sc) if sc else 0,
             "seats": dict(sorted(by_seat[n].items())),
-            "rating": {"mu": r.mu, "sigma": r.sigma, "conservative": r.mu - 3 * r.sigma},
+            "rating": {
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "conservative": r.conservative,
+                "display": r.display,
+                "provisional": r.provisional,
+            },
         }
     head: dict[str, dict[str, Any]] = {}
     for a in names:
@@ -423,15 +453,26 @@ def build_report(
         head[a] = row
     return {
         "format": "kerala-tournament-report",
-        "version": 1,
+        "version": 2,
         "games": games,
         "players": settings["players"],
         "seed": settings["seed"],
         "entries": list(entries),
         "bots": bots,
         "head_to_head": head,
-        "rating_system": "TrueSkill (trueskill package, draw probability 0.02, default mu 25)",
+        "rating_system": RATING_SYSTEM,
     }
+
+
+def require_plotting() -> None:
+    """Refuse ``--out`` (which draws the plots) before any game when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise TournamentError(
+            "--out draws scores.png and ratings.png, which needs matplotlib: "
+            "pip install 'kerala[plot]', or leave out --out"
+        ) from None
 
 
 def plot_report(report: dict[str, Any], results: Iterable[dict[str, Any]], out: Path) -> None:
@@ -493,7 +534,7 @@ def plot_report(report: dict[str, Any], results: Iterable[dict[str, Any]], out: 
     ax.errorbar(range(len(names)), mus, yerr=err, fmt="o", capsize=6)
     ax.set_xticks(range(len(names)), names, rotation=15)
     ax.set_xlim(-0.5, len(names) - 0.5)
-    ax.set_ylabel("TrueSkill mu ± 3 sigma")
+    ax.set_ylabel("OpenSkill μ ± 3σ")
     ax.set_title("Ratings")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -564,6 +605,8 @@ def run_tournament(
             make_bot(e, seed=0)
         except BotSpecError as err:
             raise TournamentError(f"--bots: {err}") from None
+    if out is not None:
+        require_plotting()
     settings = {"bots": list(entries), "players": players, "seed": seed, "games": games}
     plan = schedule(entries, players=players, games=games, seed=seed)
     done: dict[int, dict[str, Any]] = {}
@@ -601,6 +644,7 @@ __all__ = [
     "build_report",
     "lineups",
     "play_scheduled",
+    "rate_in_order",
     "run_tournament",
     "schedule",
     "wilson",

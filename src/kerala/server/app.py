@@ -19,6 +19,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from kerala.bots import BotSpecError, make_bot
+from kerala.server.accountrepo import AccountRepository
+from kerala.server.accounts import AccountService
 from kerala.server.botrunner import BotRunner
 from kerala.server.domain import GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
@@ -29,7 +31,7 @@ from kerala.server.jsonlimits import JsonGuard
 from kerala.server.protocol import configure as configure_protocol
 from kerala.server.ratelimit import install as install_rate_limits
 from kerala.server.repository import GameRepository
-from kerala.server.routes import games, live, lobby, rules, tools, ui
+from kerala.server.routes import accounts, games, live, lobby, rules, tools, ui
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.store import make_engine, migrate
@@ -89,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     repo = GameRepository(engine, settings.sqlite_checkpoint)
     service = GameService(repo, settings, available_levels(settings.bot_levels))
+    account_service = AccountService(AccountRepository(engine), service, settings)
     hub = Hub()
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
     announcer = Announcer(hub, broker)
@@ -146,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         install_docs(app)
     app.state.settings = settings
     app.state.service = service
+    app.state.accounts = account_service
     app.state.hub = hub
     app.state.announcer = announcer
     app.state.broker = broker
@@ -154,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_handlers(app)
     install_rate_limits(app, settings)
     app.include_router(games.router)
+    app.include_router(accounts.router)
     app.include_router(tools.router)
     from kerala.server.routes import analysis  # post-game analysis
 

@@ -98,6 +98,41 @@ class Busy(Conflict):
     """Something that runs one at a time per game is running already."""
 
 
+class AccountError(GameError):
+    """A refused account operation (docs/accounts.md)."""
+
+    code = "account_error"
+
+
+class SignInFailed(AccountError):
+    """Wrong handle, password or passkey: the message never says which (no account probing)."""
+
+    code = "signin_failed"
+
+
+class NotSignedIn(AccountError):
+    """No valid session: never signed in, signed out, or expired."""
+
+    code = "not_signed_in"
+
+
+class HandleTaken(AccountError):
+    code = "handle_taken"
+
+
+class CeremonyFailed(AccountError):
+    """A passkey ceremony that cannot complete: unknown, expired or used challenge, or a
+    response the WebAuthn checks refuse."""
+
+    code = "passkey_refused"
+
+
+class CsrfRefused(AccountError):
+    """A state-changing request from another site, or without the session's CSRF token."""
+
+    code = "csrf"
+
+
 @dataclass
 class Seat:
     """One seat as the service knows it (the token only as its hash)."""

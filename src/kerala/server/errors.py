@@ -63,6 +63,11 @@ STATUS: dict[type[domain.GameError], int] = {
     domain.BadDecision: 400,
     domain.IllegalDecision: 422,
     domain.InvalidRequest: 422,
+    domain.SignInFailed: 401,
+    domain.NotSignedIn: 401,
+    domain.HandleTaken: 409,
+    domain.CeremonyFailed: 400,
+    domain.CsrfRefused: 403,
 }
 
 

@@ -68,6 +68,8 @@ ACTION_WORDS = {
     "decide": "submit decisions",
     "hint": "ask for hints",
     "analysis": "start analyses",
+    "signin": "sign in",
+    "signup": "make accounts",
 }
 
 
@@ -141,6 +143,72 @@ class RateLimiter:
             await limiter.hit(w, action, client)
 
 
+class LockedOut(ApiError):
+    """A sign-in refused while the account is locked after failed sign-ins: 429."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            429,
+            "locked_out",
+            "too many failed sign-ins to this account: try again in "
+            f"{retry_after} s (docs/accounts.md)",
+            retry_after=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+class FailureCounter:
+    """Failures counted per key (an account's handle) within the windows of one rate setting:
+    :meth:`check` refuses while they are over, :meth:`fail` counts one, :meth:`clear` forgets
+    them. Shares the limiter's storage (Redis when set), and its fallback when Redis fails."""
+
+    def __init__(self, limiter: RateLimiter, action: str) -> None:
+        self.limiter = limiter
+        self.action = action
+
+    async def _run(self, op: str, key: str) -> int | None:
+        windows = self.limiter.limits.get(self.action)
+        if not windows:
+            return None
+        try:
+            return await self._op(await self.limiter._limiter(), op, key, windows)
+        except Exception as e:
+            if self.limiter._shared_failed_at is None:
+                log.warning("sign-in lock-outs count per process while Redis fails: %s", e)
+            self.limiter._shared_failed_at = time.monotonic()
+            return await self._op(self.limiter._local, op, key, windows)
+
+    async def _op(
+        self,
+        limiter: SlidingWindowCounterRateLimiter,
+        op: str,
+        key: str,
+        windows: list[RateLimitItem],
+    ) -> int | None:
+        for w in windows:
+            if op == "check" and not await limiter.test(w, self.action, key):
+                reset, _ = await limiter.get_window_stats(w, self.action, key)
+                return max(1, math.ceil(reset - time.time()))
+            if op == "fail":
+                await limiter.hit(w, self.action, key)
+            if op == "clear":
+                await limiter.clear(w, self.action, key)
+        return None
+
+    async def check(self, key: str) -> None:
+        """Raise :class:`LockedOut` while ``key`` has too many failures."""
+        retry = await self._run("check", key)
+        if retry is not None:
+            log.warning("sign-in lock-out: %s", self.action)
+            raise LockedOut(retry)
+
+    async def fail(self, key: str) -> None:
+        await self._run("fail", key)
+
+    async def clear(self, key: str) -> None:
+        await self._run("clear", key)
+
+
 def client_of(request_client: tuple[str, int] | None) -> str:
     """The client address a rate counts by (``request.client`` or ``websocket.client``)."""
     return request_client[0] if request_client is not None else "unknown"
@@ -153,10 +221,11 @@ def install(app: FastAPI, settings: Settings) -> RateLimiter:
     app.state.limiter = limiter
 
     async def rate_limited(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RateLimited)
+        assert isinstance(exc, RateLimited | LockedOut)
         return JSONResponse(
             exc.to_json(), status_code=429, headers={"Retry-After": str(exc.retry_after)}
         )
 
     app.add_exception_handler(RateLimited, rate_limited)
+    app.add_exception_handler(LockedOut, rate_limited)
     return limiter

@@ -281,3 +281,102 @@ SEAT_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "wrong token"},
     409: {"model": ErrorOut, "description": "stale, duplicate, out of turn"},
 }
+
+
+# -- Accounts (docs/accounts.md) -------------------------------------------------------------
+
+
+class SignUp(_In):
+    handle: str = Field(min_length=1, max_length=200)
+    display_name: str = Field(min_length=1, max_length=4 * MAX_NAME)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SignIn(_In):
+    handle: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class PasskeyBegin(_In):
+    """A passkey for a new account (``handle`` and ``display_name``), or, signed in, for
+    your own account (no fields)."""
+
+    handle: str | None = Field(None, min_length=1, max_length=200)
+    display_name: str | None = Field(None, min_length=1, max_length=4 * MAX_NAME)
+
+
+class PasskeyFinish(_In):
+    #: The ``ceremony`` the begin step answered.
+    ceremony: str = Field(min_length=1, max_length=64)
+    #: The browser's ``PublicKeyCredential.toJSON()``.
+    credential: JSONObject
+
+
+class PasswordSet(_In):
+    password: str = Field(min_length=1, max_length=1024)
+    #: The password now, if the account has one.
+    current: str | None = Field(None, min_length=1, max_length=1024)
+
+
+class SeatHold(_In):
+    game_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    seat: int = Field(ge=0, le=4)
+    token: str = Field(min_length=1, max_length=200)
+
+
+class AccountDelete(_In):
+    #: The account's handle, typed again.
+    handle: str = Field(min_length=1, max_length=200)
+
+
+class AccountOut(BaseModel):
+    id: str
+    handle: str
+    display_name: str
+    password: bool
+    passkeys: int
+    created_at: str
+
+
+class Me(BaseModel):
+    signed_in: bool
+    account: AccountOut | None = None
+    #: The CSRF token to send as ``X-CSRF-Token`` with every change the session makes.
+    csrf: str | None = None
+
+
+class Ceremony(BaseModel):
+    ceremony: str
+    #: ``PublicKeyCredentialCreationOptionsJSON`` or ``...RequestOptionsJSON``.
+    options: JSONObject
+
+
+class HeldSeat(BaseModel):
+    seat: int
+    token: str
+
+
+class HeldSeats(BaseModel):
+    seats: list[HeldSeat]
+
+
+class MyGame(BaseModel):
+    id: str
+    status: str
+    #: ``your_turn``, ``running`` (or open) or ``finished``: the list's order.
+    group: Literal["your_turn", "running", "finished"]
+    seats: list[int]
+    to_move: int | None
+    players: list[Player]
+    opponents: list[str]
+    #: Seconds left on your clock (``None``: no clock).
+    time_left: float | None
+    ranks: list[int] | None
+    #: Your best rank once over (1 = won).
+    rank: int | None
+    decision_number: int
+    updated_at: str
+
+
+class MyGames(BaseModel):
+    games: list[MyGame]

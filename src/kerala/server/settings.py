@@ -126,10 +126,38 @@ class Settings(BaseSettings):
     rate_hint: str = "10/minute;120/hour"
     #: ... and start this many analyses (beside KERALA_ANALYSIS_PER_CLIENT, analyses at once).
     rate_analysis: str = "6/minute;60/hour"
+    #: ... sign in (every attempt, any method) ...
+    rate_signin: str = "10/minute;100/hour"
+    #: ... and make accounts.
+    rate_signup: str = "5/minute;30/hour"
+    #: Failed sign-ins of one account (from any address) before it is locked: the next
+    #: attempt waits until the oldest failure leaves the window (docs/accounts.md).
+    rate_signin_failures: str = "5/15 minutes"
+
+    # -- Accounts (docs/accounts.md) --------------------------------------------------------
+    #: Days a sign-in lasts (the session cookie and its row in the database).
+    session_days: Annotated[float, Field(gt=0, le=400)] = 30.0
+    #: The WebAuthn relying party id (the site's domain, for passkeys): by default the host
+    #: of ``KERALA_PUBLIC_URL``, else the host name the browser asked for.
+    webauthn_rp_id: Annotated[str, Field(max_length=253)] | None = None
+    #: The site's name that the browser shows when it makes or uses a passkey.
+    webauthn_rp_name: Annotated[str, Field(min_length=1, max_length=64)] = "Kerala"
+    #: Seconds a passkey ceremony (its challenge) stays valid.
+    webauthn_timeout: Annotated[float, Field(ge=10, le=3600)] = 300.0
+
     #: Seconds between SQLite write-ahead log checkpoints (which truncate the log).
     sqlite_checkpoint: Annotated[float, Field(gt=0, le=3600)] = 30.0
 
-    @field_validator("rate_create", "rate_seat", "rate_decide", "rate_hint", "rate_analysis")
+    @field_validator(
+        "rate_create",
+        "rate_seat",
+        "rate_decide",
+        "rate_hint",
+        "rate_analysis",
+        "rate_signin",
+        "rate_signup",
+        "rate_signin_failures",
+    )
     @classmethod
     def _rate(cls, v: str) -> str:
         from kerala.server.ratelimit import parse_rate

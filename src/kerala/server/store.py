@@ -128,6 +128,94 @@ class EventRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
+class AccountRow(Base):
+    """A player's account (docs/accounts.md): a unique handle, a display name, and the
+    Argon2id hash of a password (``None``: passkeys only)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    #: The handle as chosen, in Unicode normal form NFKC.
+    handle: Mapped[str] = mapped_column(sa.String(64))
+    #: The handle casefolded: two handles that differ only in case or width are one.
+    handle_key: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    display_name: Mapped[str] = mapped_column(sa.String(64))
+    password_hash: Mapped[str | None] = mapped_column(sa.String(255), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its cookie's secret and the CSRF token of it.
+    Signing out deletes the row, so a copied cookie stops working at once."""
+
+    __tablename__ = "account_sessions"
+
+    id_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    csrf: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id, public key and signature count."""
+
+    __tablename__ = "passkeys"
+
+    #: The credential id, base64url.
+    id: Mapped[str] = mapped_column(sa.String(1400), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    sign_count: Mapped[int] = mapped_column(sa.Integer)
+    transports: Mapped[list[str]] = mapped_column(sa.JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    last_used_at: Mapped[dt.datetime | None] = mapped_column(
+        sa.DateTime(timezone=True), nullable=True
+    )
+
+
+class ChallengeRow(Base):
+    """A WebAuthn ceremony under way: its challenge, used once, until ``expires_at``."""
+
+    __tablename__ = "webauthn_challenges"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    #: ``register`` (a passkey for a new or signed-in account) or ``signin``.
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    #: The challenge, base64url.
+    challenge: Mapped[str] = mapped_column(sa.String(128))
+    #: The signed-in account a passkey is added to (``None``: a sign-up or a sign-in).
+    account_id: Mapped[str | None] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    #: A sign-up's handle, display name and WebAuthn user id (base64url).
+    data: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class AccountSeatRow(Base):
+    """A seat held by an account: the game opens as this seat wherever the account signs in.
+
+    The seat's token is kept with it (the ``seats`` row keeps only its hash) so that the server
+    can hand it to the account's other browsers."""
+
+    __tablename__ = "account_seats"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    token: Mapped[str] = mapped_column(sa.String(200))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
 def _sqlite_pragmas(synchronous: str, busy_ms: int = 10000) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()

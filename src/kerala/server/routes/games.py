@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import plain_record, write_record
+from kerala.ratings import bot_ratings
 from kerala.server.fanout import Broker
 from kerala.server.links import seat_link, watch_link
 from kerala.server.reads import GameReads, decode_cursor
@@ -49,13 +50,22 @@ from kerala.server.wire import Snapshot, dumpb
 
 router = APIRouter(prefix="/api", tags=["games"])
 
+
+def _rating(level: str) -> str:
+    # The level's published 2-player display rating (docs/ratings.md), one number for all.
+    return f"rating {bot_ratings()['2p'][level].rating.display}"
+
+
 BOT_DESCRIPTIONS = {
-    # Strength from the level ladder of benchmarks/README.md (TrueSkill, 2 players).
-    "random": "plays any legal move: for learning the rules (rating 12, never won a ladder game)",
-    "easy": "a gentle opponent that often slips (rating 21: beats random, loses to medium)",
-    "medium": "plays sensibly, one move ahead (rating 29: beats easy, loses to hard)",
-    "hard": "a strong opponent that searches ahead (rating 35: beats medium nearly always)",
-    "expert": "the strongest: a sharper search and an exact last round (rating 36: beats hard)",
+    "random": f"plays any legal move: for learning the rules ({_rating('random')}, never won "
+    "a ladder game)",
+    "easy": f"a gentle opponent that often slips ({_rating('easy')}: beats random, loses to "
+    "medium)",
+    "medium": f"plays sensibly, one move ahead ({_rating('medium')}: beats easy, loses to hard)",
+    "hard": f"a strong opponent that searches ahead ({_rating('hard')}: beats medium nearly "
+    "always)",
+    "expert": f"the strongest: a sharper search and an exact last round ({_rating('expert')}: "
+    "beats hard)",
     "mcts": "searches the game tree (Monte Carlo) for 2 s a move: strong, and slow",
 }
 

@@ -3,12 +3,15 @@
 //   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
+//   /#/games                     my games (signed in): my turn first, then running, finished
+//   /#/account                   sign in, sign up, passkeys, my data (docs/accounts.md)
 //   /                            home: new game, play against a bot
 
 import { ensureDefs } from "./grounds.js";
-import { applyMarkup, currentLang, loadLang, setLang } from "./i18n.js";
+import { applyMarkup, currentLang, loadLang, setLang, t } from "./i18n.js";
 import { loadRules } from "./rules.js";
 import { useRules } from "./tiles.js";
+import { account, heldSeats, holdSeat, keepToken, onAccount, seatToken, tabSeats } from "./session.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
@@ -24,6 +27,18 @@ function setupColorBlind() {
   });
 }
 
+// The header names who is signed in (or offers to sign in) on every page.
+function setupAccountLink() {
+  const link = document.getElementById("account-link");
+  const show = (me) => {
+    link.textContent = me.signed_in ? me.account.display_name : t("nav.signIn");
+    link.title = me.signed_in ? `@${me.account.handle}` : "";
+  };
+  show({ signed_in: false });
+  onAccount(show);
+  account();
+}
+
 function setupLanguage() {
   const sel = document.getElementById("lang");
   sel.value = currentLang();
@@ -31,6 +46,7 @@ function setupLanguage() {
     await setLang(sel.value);
     applyMarkup();
     routed = null;
+    account(true); // the header's words
     route(); // draw the page again in the new language
   });
 }
@@ -44,32 +60,10 @@ function gameIdFromPath() {
 
 // Seat tokens stay out of addresses (docs/security.md): an invite link carries its seat's token
 // in the fragment (`#token=T`, never sent to a server; old links: `?token=T`). The page moves it
-// at once into this tab's sessionStorage, keyed by game and seat, and out of the address bar and
-// the history, so no later request, Referer, bookmark or shared screen carries it. A reload in
-// the same tab keeps the seat; another tab needs the invite link again.
-const memoryTokens = new Map(); // where sessionStorage is refused (some privacy modes)
-
-function tokenKey(game, seat) {
-  return `kerala.token.${game}.${seat}`;
-}
-
-function keepToken(game, seat, token) {
-  try {
-    sessionStorage.setItem(tokenKey(game, seat), token);
-  } catch {
-    memoryTokens.set(tokenKey(game, seat), token);
-  }
-}
-
-function seatToken(game, seat) {
-  try {
-    const token = sessionStorage.getItem(tokenKey(game, seat));
-    if (token) return token;
-  } catch {
-    /* storage refused: the memory copy below */
-  }
-  return memoryTokens.get(tokenKey(game, seat)) || null;
-}
+// at once into this tab's sessionStorage (session.js), keyed by game and seat, and out of the
+// address bar and the history, so no later request, Referer, bookmark or shared screen carries
+// it. A reload in the same tab keeps the seat; another tab needs the invite link again, or an
+// account that holds the seat (docs/accounts.md).
 
 /** Move an invite link's token from the address into the tab's storage; true if there was one. */
 function adoptToken() {
@@ -107,12 +101,36 @@ async function route() {
   const gameId = gameIdFromPath();
   if (gameId && !page) {
     nav = "game";
+    let seat = params.has("seat") ? Number(params.get("seat")) : null;
+    let token = seat !== null ? seatToken(gameId, seat) : null;
+    if (token) {
+      await holdSeat(gameId, seat, token); // signed in: the seat is the account's from now on
+    } else {
+      // No token in the address: a seat of this tab (a guest who came back from the game
+      // list), else a seat the account holds (any device), opens as that seat.
+      const inTab = seat === null ? tabSeats().filter((s) => s.game === gameId) : [];
+      const held = inTab.length ? inTab : await heldSeats(gameId);
+      const mine = held.find((s) => s.seat === seat) || held[0];
+      if (mine) {
+        seat = mine.seat;
+        token = mine.token;
+        keepToken(gameId, seat, token);
+        params.set("seat", String(seat));
+        history.replaceState(history.state, "", `${location.pathname}?${params}${location.hash}`);
+        routed = location.href;
+      }
+    }
+    if (routed !== location.href) return; // the address changed while asking
     const { mountGame } = await import("./game.js");
-    cleanup = mountGame(main, {
-      id: gameId,
-      token: params.has("seat") ? seatToken(gameId, params.get("seat")) : null,
-      seat: params.has("seat") ? Number(params.get("seat")) : null,
-    });
+    cleanup = mountGame(main, { id: gameId, token, seat });
+  } else if (page === "account") {
+    nav = "account";
+    const { mountAccount } = await import("./account.js");
+    cleanup = mountAccount(main);
+  } else if (page === "games") {
+    nav = "games";
+    const { mountMyGames } = await import("./mygames.js");
+    cleanup = mountMyGames(main);
   } else if (page === "calc") {
     nav = "calc";
     const { mountCalc } = await import("./calc.js");
@@ -153,6 +171,7 @@ async function start() {
   ensureDefs();
   setupColorBlind();
   setupLanguage();
+  setupAccountLink();
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
   route();

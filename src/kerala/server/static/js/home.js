@@ -7,6 +7,17 @@ import { COLORS, allTileTypes, parseTile, standardCount, colorWord } from "./til
 import { rules } from "./rules.js";
 import { t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { account, known } from "./session.js";
+
+/** The name a new game gives this person's seat: the account's, else the one they typed last,
+ * else "Player 1". Never the word "You": the others would read "You's turn". */
+export function myName() {
+  const me = known();
+  if (me.signed_in) return me.account.display_name;
+  const saved = localStorage.getItem("kerala.name");
+  if (saved && saved !== t("home.you")) return saved;
+  return t("home.playerN", { n: 1 });
+}
 
 /** How many tiles are taken out before play for `n` players (from the server's rules). */
 const removeCount = (n) => rules().removal_count[String(n)];
@@ -20,7 +31,7 @@ export function mountHome(root) {
     levels: [{ name: "easy", description: "" }],
     defaultLevel: "easy",
     seats: [
-      { name: localStorage.getItem("kerala.name") || t("home.you"), color: "blue", kind: "human", level: null },
+      { name: myName(), color: "blue", kind: "human", level: null },
       { name: t("home.bot"), color: "red", kind: "bot", level: null },
     ],
     removal: "random",
@@ -38,7 +49,7 @@ export function mountHome(root) {
     if (st.busy) return;
     st.busy = true;
     render();
-    const me = (localStorage.getItem("kerala.name") || t("home.you")).slice(0, 40);
+    const me = myName().slice(0, 40);
     try {
       const r = await api("POST", "/api/games", {
         seats: [
@@ -71,7 +82,7 @@ export function mountHome(root) {
         .map((x) => x.trim())
         .filter(Boolean);
     const human = st.seats.find((s) => s.kind === "human");
-    if (human) localStorage.setItem("kerala.name", human.name);
+    if (human && !known().signed_in) localStorage.setItem("kerala.name", human.name);
     st.busy = true;
     render();
     try {
@@ -347,6 +358,14 @@ export function mountHome(root) {
     }
   };
 
+  // Signed in after the page was drawn: the first seat takes the account's name.
+  const drawnName = st.seats[0].name;
+  account().then(() => {
+    if (st.seats[0].name === drawnName && myName() !== drawnName) {
+      st.seats[0].name = myName();
+      render();
+    }
+  });
   (async () => {
     try {
       const b = await api("GET", "/api/bots");

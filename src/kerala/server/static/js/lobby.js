@@ -6,6 +6,7 @@
 import { currentLang } from "./i18n.js";
 import { colorWord } from "./tiles.js";
 import { api, h, toast } from "./ui.js";
+import { known } from "./session.js";
 
 const WORDS = {
   en: {
@@ -40,7 +41,7 @@ export function mountLobby(root) {
     type: "text",
     maxlength: 40,
     autocomplete: "nickname",
-    value: localStorage.getItem("kerala.name") || "",
+    value: known().signed_in ? known().account.display_name : localStorage.getItem("kerala.name") || "",
   });
   let stopped = false;
 
