@@ -5,6 +5,7 @@ module; no module imports another's private names."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,14 @@ def test_a_function_over_100_lines_says_why_in_its_docstring() -> None:
         and "Long because" not in (ast.get_docstring(n) or "")
     ]
     assert long == []
+
+
+def test_routes_get_their_collaborators_through_deps() -> None:
+    """Routes never reach into the app's state or a service's repository themselves."""
+    reaching = [
+        f"{module_name(p)}: {m.group(0)}"
+        for p in sorted((SRC / "server" / "routes").glob("*.py"))
+        if p.name != "deps.py"
+        for m in re.finditer(r"app\.state\.(repo|broker)\b|\bservice\.repo\b", p.read_text())
+    ]
+    assert reaching == []

@@ -11,9 +11,11 @@ from fastapi import Depends, Header, Path, Query, Request
 
 from kerala.server.botrunner import BotRunner
 from kerala.server.errors import ApiError
-from kerala.server.fanout import Announcer
+from kerala.server.fanout import Announcer, Broker
 from kerala.server.hub import Hub
 from kerala.server.ratelimit import RateLimiter, client_of
+from kerala.server.reads import GameReads
+from kerala.server.repository import GameRepository
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
@@ -43,6 +45,21 @@ async def get_bots(request: Request) -> BotRunner:
 async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+async def get_repo(request: Request) -> GameRepository:
+    repo: GameRepository = request.app.state.repo
+    return repo
+
+
+async def get_reads(request: Request) -> GameReads:
+    """The read-only queries (lists, replays) over the app's repository."""
+    return GameReads(request.app.state.repo)
+
+
+async def get_broker(request: Request) -> Broker:
+    broker: Broker = request.app.state.broker
+    return broker
 
 
 async def get_token(
@@ -94,6 +111,9 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 AnnouncerDep = Annotated[Announcer, Depends(get_announcer)]
 BotsDep = Annotated[BotRunner, Depends(get_bots)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+RepoDep = Annotated[GameRepository, Depends(get_repo)]
+ReadsDep = Annotated[GameReads, Depends(get_reads)]
+BrokerDep = Annotated[Broker, Depends(get_broker)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 RequiredTokenDep = Annotated[str, Depends(require_token)]
 GameIdDep = Annotated[str, Path(pattern=GAME_ID_PATTERN, description="game id")]

@@ -12,15 +12,17 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import plain_record, write_record
 from kerala.ratings import bot_ratings
-from kerala.server.fanout import Broker
 from kerala.server.links import seat_link, watch_link
-from kerala.server.reads import GameReads, decode_cursor
-from kerala.server.repository import GameQuery, GameRepository
+from kerala.server.reads import decode_cursor
+from kerala.server.repository import GameQuery
 from kerala.server.routes.clients import client_address, until_gone
 from kerala.server.routes.deps import (
     AnnouncerDep,
     BotsDep,
+    BrokerDep,
     GameIdDep,
+    ReadsDep,
+    RepoDep,
     RequiredTokenDep,
     ServiceDep,
     SettingsDep,
@@ -89,12 +91,10 @@ def health() -> dict[str, bool]:
     response_model=Ready,
     responses={503: {"model": Ready, "description": "the database cannot be read or written"}},
 )
-async def ready(request: Request) -> Response:
+async def ready(repo: RepoDep, broker: BrokerDep) -> Response:
     """Readiness of *this* process: 503 when its database does not answer or its writes fail.
     Redis away only degrades the fan-out between processes (``"redis": "degraded (…)"``):
     decisions and bot games still work, so the process stays ready (docs/deploy.md)."""
-    repo: GameRepository = request.app.state.repo
-    broker: Broker = request.app.state.broker
     out = {"ready": True, "database": "ok", "redis": "ok" if broker.name == "redis" else "not used"}
     try:
         await asyncio.wait_for(run_in_threadpool(repo.ping), 5)
@@ -175,7 +175,7 @@ async def create_game(
 
 @router.get("/games", response_model=GameList, responses=ERRORS)
 async def list_games(
-    service: ServiceDep,
+    reads: ReadsDep,
     status: Annotated[str | None, Query(pattern="^(open|playing|over)$")] = None,
     player: Annotated[
         str | None, Query(min_length=1, max_length=40, description="part of a player's name")
@@ -207,7 +207,7 @@ async def list_games(
         created_before=_day_after(created_to),
         after=decode_cursor(cursor) if cursor is not None else None,
     )
-    games, after = await run_in_threadpool(GameReads(service.repo).list_games, query)
+    games, after = await run_in_threadpool(reads.list_games, query)
     return _json({"games": games, "next": after})
 
 
@@ -368,8 +368,8 @@ async def record(
 @router.get("/games/{game_id}/replay", response_model=Replay, responses=ERRORS)
 async def replay(
     game_id: GameIdDep,
-    service: ServiceDep,
+    reads: ReadsDep,
     at: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
 ) -> Response:
     """The public position after ``at`` decisions (default: all)."""
-    return _json(await run_in_threadpool(GameReads(service.repo).replay, game_id, at))
+    return _json(await run_in_threadpool(reads.replay, game_id, at))
