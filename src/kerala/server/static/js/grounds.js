@@ -343,7 +343,9 @@ export function renderGrounds(g, opts = {}) {
 
   const activate = (c, m) => opts.onCell && opts.onCell(c, m);
   const addInteractive = (el, c, m, label) => {
-    el.setAttribute("tabindex", "0");
+    // A roving tabindex (as in a grid widget): one cell is in the Tab order, the arrow keys
+    // move among the others (rove() below picks which one).
+    el.setAttribute("tabindex", "-1");
     el.setAttribute("role", "button");
     el.setAttribute("aria-label", label);
     el.dataset.x = c[0];
@@ -357,7 +359,26 @@ export function renderGrounds(g, opts = {}) {
       if (ev.key === "Enter" || ev.key === " ") {
         ev.preventDefault();
         activate(c, m);
+      } else if (ARROWS[ev.key]) {
+        ev.preventDefault();
+        const next = nextCell(svg, c, ARROWS[ev.key]);
+        if (next) {
+          for (const o of svg.querySelectorAll('[role="button"][tabindex="0"]')) o.setAttribute("tabindex", "-1");
+          next.setAttribute("tabindex", "0");
+          next.focus();
+        }
       }
+    });
+    // The focus ring is drawn last, over the target rings and the figures, so it is never
+    // hidden; only for keyboard focus (:focus-visible), as the browser does for buttons.
+    el.addEventListener("focus", () => {
+      for (const old of svg.querySelectorAll(".focus-ring, .focus-under")) old.remove();
+      if (!el.matches(":focus-visible")) return;
+      const box = { x: c[0] * S - 3, y: c[1] * S - 3, width: S + 6, height: S + 6, rx: S * 0.12, "pointer-events": "none", "data-x": c[0], "data-y": c[1] };
+      svg.append(s("rect", { class: "focus-under", ...box }), s("rect", { class: "focus-ring", ...box }));
+    });
+    el.addEventListener("blur", () => {
+      for (const old of svg.querySelectorAll(".focus-ring, .focus-under")) old.remove();
     });
   };
 
@@ -526,7 +547,48 @@ export function renderGrounds(g, opts = {}) {
     f.dataset.y = c[1];
     svg.append(f);
   });
+  rove(svg, opts.marks || []);
   return svg;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The Tab stop of a grounds: the chosen cell, else the first marked cell in reading order
+ * (top row first), else the first clickable cell. */
+function rove(svg, marks) {
+  const cells = [...svg.querySelectorAll('[role="button"]')];
+  if (!cells.length) return;
+  const at = (m) => svg.querySelector(`[role="button"][data-x="${m.at[0]}"][data-y="${m.at[1]}"]`);
+  const order = [...marks].sort((a, b) => (a.cls === "chosen") - (b.cls === "chosen") || a.at[1] - b.at[1] || a.at[0] - b.at[0]);
+  const chosenMark = marks.find((m) => m.cls === "chosen");
+  const first = (chosenMark && at(chosenMark)) || (order.length && at(order[0])) || cells[0];
+  first.setAttribute("tabindex", "0");
+}
+
+/** The clickable cell nearest to `c` in direction `d` (a step along it counts less than a
+ * step across it), as arrow keys move in a grid; null at the edge. */
+function nextCell(svg, c, d) {
+  let best = null;
+  let bestCost = Infinity;
+  for (const el of svg.querySelectorAll('[role="button"]')) {
+    const dx = Number(el.dataset.x) - c[0];
+    const dy = Number(el.dataset.y) - c[1];
+    const along = dx * d[0] + dy * d[1];
+    if (along <= 0) continue;
+    const across = Math.abs(dx * d[1] - dy * d[0]);
+    if (across > along * 2) continue; // clearly in another direction
+    const cost = along + 2 * across;
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = el;
+    }
+  }
+  return best;
+}
+
+/** The cell of a grounds to focus when the player's attention moves to the board. */
+export function focusTarget(svg) {
+  return svg ? svg.querySelector('[role="button"][tabindex="0"]') : null;
 }
 
 const surplusMark = (S) =>
