@@ -26,6 +26,32 @@ document.addEventListener(
   { passive: true },
 );
 
+/**
+ * Short names that tell the seats apart where a full name has no room (the phone's strip of
+ * the others, the display's takers): the first letter of each word (at most three), made
+ * longer from the last word while two seats would read alike, the seat's number at worst.
+ * >>> initials(["Player One", "Player Two", "Player Three"]) // ["PO", "PTw", "PTh"]
+ */
+export function initials(names) {
+  const words = names.map((n) => String(n).trim().split(/\s+/).filter(Boolean));
+  const short = (w, k) => {
+    if (!w.length) return "?";
+    const last = w[w.length - 1];
+    const firsts = w.slice(0, -1).slice(0, 2).map((x) => [...x][0].toUpperCase()).join("");
+    const l = [...last];
+    return firsts + l[0].toUpperCase() + l.slice(1, k).join("").toLowerCase();
+  };
+  const out = words.map((w) => short(w, 1));
+  for (let k = 2; k <= 4; k++) {
+    const clash = out.map((x, i) => out.filter((y) => y === x).length > 1 && words[i].length);
+    if (!clash.some(Boolean)) break;
+    clash.forEach((c, i) => {
+      if (c) out[i] = short(words[i], k);
+    });
+  }
+  return out.map((x, i) => (out.filter((y) => y === x).length > 1 ? `${x}${i + 1}` : x));
+}
+
 export function renderer(st, page, ui) {
   // The log line under the pointer (its index) and the log drawn last, kept over redraws.
   let hovered = null;
@@ -40,6 +66,11 @@ export function renderer(st, page, ui) {
       drawnLog.highlight(drawnLog.lines[hovered], false);
       hovered = null;
     }
+  };
+  const initialsOf = (i) => initials(st.game.players.map((p) => p.name))[i];
+  const badge = (i) => {
+    const p = st.game.players[i];
+    return h("span", { class: "seat-initials", title: p.name, "aria-hidden": "true", style: `background:${colorVar(p.color)}` }, initialsOf(i));
   };
   const nameOf = (i) => (st.game && st.game.players[i] ? st.game.players[i].name : t("words.seat", { n: i + 1 }));
 
@@ -112,7 +143,7 @@ export function renderer(st, page, ui) {
                   "div",
                   { class: "tile-taken", "data-tile": it.tile, "data-by": it.by, title: t("display.takenBy", { tile: tileWords(it.tile), name: p.name }) },
                   tileSvg(it.tile, 40),
-                  h("span", { class: "taker", style: `border-color:${colorVar(p.color)}` }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), p.name),
+                  h("span", { class: "taker" }, badge(it.by), h("span", { class: "visually-hidden" }, p.name)),
                 );
               }
               const selected = st.sel && st.sel.tile === it.tile;
@@ -151,7 +182,14 @@ export function renderer(st, page, ui) {
   }
 
   function turnButton() {
-    return h("button", { type: "button", id: "turn-arch", onclick: ui.act.turnArch, title: t("action.turnTip") }, t("action.turn", { edge: edgeWord(st.sel.edge) }));
+    // The short label where the action bar is narrow (a phone), the long one elsewhere.
+    const edge = edgeWord(st.sel.edge);
+    return h(
+      "button",
+      { type: "button", id: "turn-arch", onclick: ui.act.turnArch, title: t("action.turnTip"), "aria-label": t("action.turn", { edge }) },
+      h("span", { class: "wide-only" }, t("action.turn", { edge })),
+      h("span", { class: "narrow-only", "aria-hidden": "true" }, t("action.turnShort", { edge })),
+    );
   }
 
   function actionBar() {
@@ -264,7 +302,7 @@ export function renderer(st, page, ui) {
         "div",
         { class: "seat-line" },
         h("span", { class: "to-move-mark", "aria-hidden": String(!toMove), title: t("seat.toMove") }, toMove ? "▶" : ""),
-        h("span", { class: "seat-chip" }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), h("span", { class: "seat-name" }, p.name)),
+        h("span", { class: "seat-chip", title: p.name }, badge(i), h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), h("span", { class: "seat-name" }, p.name)),
         h(
           "span",
           { class: "seat-meta muted" },
@@ -279,7 +317,8 @@ export function renderer(st, page, ui) {
         ),
         enlarge ? h("button", { type: "button", class: "small enlarge", "data-enlarge": i, "data-focus": `enlarge:${i}`, title: t("seat.enlarge"), "aria-label": t("seat.enlargeAria", { name: p.name }), onclick: () => ui.enlarge(i) }, "⤢") : null,
       ),
-      h("div", { class: "breakdown muted", "data-breakdown": i }, sc ? parts.join(" · ") : "\u00a0"),
+      // Each part keeps its words together; the parts wrap as lines, never cut with "…".
+      h("div", { class: "breakdown muted", "data-breakdown": i }, sc ? parts.flatMap((x, k) => (k ? [" · ", h("span", {}, x)] : [h("span", {}, x)])) : "\u00a0"),
     );
   }
 
