@@ -33,21 +33,18 @@ IMAGE_THRESHOLD = 10.0
 #: told apart by their lightness.
 FILL_THRESHOLD = 10.0
 
-RENDER = (
-    """async (size) => {
+RENDER = """async ([size, colors]) => {
   const m = await import('/static/js/grounds.js');
   const holder = document.createElement('div');
   holder.id = 'cv';
   holder.style.cssText = 'position:fixed;left:0;top:0;z-index:99;background:#fff;display:flex';
-  for (const c of %s) {
+  for (const c of colors) {
     const svg = m.tileSvg(c + ':e1', size);
     svg.id = 'cv-' + c;
     holder.append(svg);
   }
   document.body.append(holder);
 }"""
-    % COLORS
-)  # noqa: UP031 (JavaScript braces)
 
 
 def simulate(rgb: NDArray[np.float64], kind: str | None) -> NDArray[np.float64]:
@@ -67,7 +64,7 @@ def rendered_tiles(page: Page, server: Server, size: int) -> dict[str, NDArray[n
     page.goto(server.url + "/")
     page.wait_for_selector("#quick-play")
     assert not page.evaluate("document.body.classList.contains('cb')")  # the default look
-    page.evaluate(RENDER, size)
+    page.evaluate(RENDER, [size, COLORS])
     out = {}
     for c in COLORS:
         png = page.locator(f"#cv-{c}").screenshot()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from clipping import clipped
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
-from webplay import COLORS, MINE, api_play, wait_turn_or_end
+from webplay import COLORS, MINE, api_play, create_game, wait_turn_or_end
 from webserver import Server, shot
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
@@ -102,7 +102,6 @@ def test_no_control_or_name_is_cut_on_the_table_and_the_end_screen(
         # The end screen with the rematch offered: the sheet's totals and ranks can be read.
         open_game(page, server.url, games["over"]["path"])
         page.wait_for_selector("#rematch-offer")
-        page.locator("#end tr.rank").scroll_into_view_if_needed()
         assert clipped(page) == [], "the end screen"
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         for row in ("total", "rank"):
@@ -152,5 +151,24 @@ def test_phone_seats_stay_apart_and_open_centred_in_one_tap(
             assert g is not None and g["width"] >= vp["width"] * 0.8 and g["height"] >= 250
             page.click("#zoom-close")
             dlg.wait_for(state="detached")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", ["360", "1366"], ids=["360px", "1366px"])
+def test_a_suggested_move_in_german_fits_the_action_bar(
+    server: Server, browser: Browser, size: str
+) -> None:
+    """The confirm step's longest question ("Vorschlag: …") and its buttons are not cut."""
+    ctx, page = new_page(browser, SIZES[size], "de")
+    try:
+        created = create_game(page, server.url, 2)
+        open_game(page, server.url, created["path"])
+        assert not wait_turn_or_end(page)
+        page.click("#hint")
+        page.wait_for_function(
+            "() => document.querySelector('#confirm-text')?.textContent.startsWith('Vorschlag')"
+        )
+        assert clipped(page) == [], "a suggested move's confirm step"
     finally:
         ctx.close()
