@@ -266,7 +266,11 @@ export function tileSvg(name, size = 56, opts = {}) {
  * outline. The two shapes differ at every zoom, even where the figure itself is a few pixels.
  */
 function figure(color, x, y, S, lying) {
-  const g = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
+  // The figure's place is the outer group's transform attribute; an animation moves the inner
+  // group (a CSS transform on the outer one would replace its place for the animation's time).
+  const outer = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
+  const g = s("g", { class: "motion" });
+  outer.append(g);
   if (lying) {
     const w = S * 0.6,
       hh = S * 0.34;
@@ -287,7 +291,7 @@ function figure(color, x, y, S, lying) {
     );
     g.append(s("title", {}, t("board.standing")));
   }
-  return g;
+  return outer;
 }
 
 /**
@@ -299,7 +303,9 @@ function figure(color, x, y, S, lying) {
  * opts.removed: cells removed as surplus (SC1), drawn crossed out (the final score).
  * opts.surplus: cells that would be removed if the game ended now (the live score), hatched.
  * opts.recent: [{at, kind: "placed"|"to"|"from"}] the owner's last turn, outlined until their next.
- * opts.fresh: cells changed by decisions new since the last drawing (they animate briefly).
+ * opts.fresh: cells placed lately ([x, y], or {at, since} with the performance.now() at which
+ *   the change was first drawn): the tile grows into place once, carried on over redraws.
+ * opts.moves: [{from, to, since?}] elephants moved lately: each walks from its old cell.
  * opts.ghost: {at, tile} a tile previewed on a cell (the pending placement).
  */
 export function renderGrounds(g, opts = {}) {
@@ -340,7 +346,14 @@ export function renderGrounds(g, opts = {}) {
   svg.dataset.baseViewbox = vb.join(" ");
   const removed = new Set((opts.removed || []).map(key));
   const surplus = new Set((opts.surplus || []).map(key));
-  const fresh = new Set((opts.fresh || []).map(key));
+  const now = performance.now();
+  // How far into its animation a change is: a redraw carries the animation on.
+  const late = (el, since) => {
+    if (since !== undefined && since !== null) el.style.animationDelay = `${-Math.max(0, now - since)}ms`;
+  };
+  const freshSince = new Map((opts.fresh || []).map((f) => (Array.isArray(f) ? [key(f), null] : [key(f.at), f.since])));
+  const fresh = freshSince;
+  const moved = new Map((opts.moves || []).map((m) => [key(m.to), m]));
 
   const activate = (c, m) => opts.onCell && opts.onCell(c, m);
   const addInteractive = (el, c, m, label) => {
@@ -447,6 +460,7 @@ export function renderGrounds(g, opts = {}) {
     }
     const showGhost = opts.ghost && key(opts.ghost.at) === k;
     el.append(tileFace(showGhost ? opts.ghost.tile : top, S));
+    if (fresh.has(k)) late(el.lastChild, freshSince.get(k));
     if (showGhost) el.lastChild.setAttribute("opacity", "0.8");
     if (h > 1) {
       el.append(
@@ -542,7 +556,14 @@ export function renderGrounds(g, opts = {}) {
     const x = c[0] * S + (same ? (i === 0 ? S * 0.27 : S * 0.73) : lying ? S * 0.34 : S * 0.24);
     const y = c[1] * S + (lying ? S * 0.78 : S * 0.72);
     const f = figure(g.color, x, y, S, lying);
-    if (fresh.has(key(c))) f.classList.add("fresh");
+    const m = moved.get(key(c));
+    if (m && !lying) {
+      const walk = f.querySelector(".motion");
+      walk.classList.add("fresh");
+      walk.style.setProperty("--dx", `${(m.from[0] - c[0]) * S}px`);
+      walk.style.setProperty("--dy", `${(m.from[1] - c[1]) * S}px`);
+      late(walk, m.since);
+    }
     f.setAttribute("pointer-events", "none");
     f.dataset.x = c[0];
     f.dataset.y = c[1];

@@ -336,7 +336,8 @@ export function renderer(st, page, ui) {
       removed: over && sc ? sc.removed_cells || [] : [],
       surplus: !over && sc ? sc.removed_cells || [] : [],
       recent: st.recent ? st.recent[i] : [],
-      fresh: size === "zoom" || !(performance.now() < st.freshUntil) ? [] : st.fresh.get(i) || [],
+      fresh: size === "zoom" ? [] : st.fresh.get(i) || [],
+      moves: size === "zoom" ? [] : st.moves.get(i) || [],
       ghost,
       label: t("board.label", { name: g.players[i].name, color: colorWord(gr.color) }),
     });
