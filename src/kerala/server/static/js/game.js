@@ -126,6 +126,7 @@ export function mountGame(root, { id, token, seat }) {
   const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
+  const coords = () => localStorage.getItem("kerala.coords") === "1";
   const createdLinks = (r) =>
     h(
       "div",
@@ -146,6 +147,11 @@ export function mountGame(root, { id, token, seat }) {
     toggleSound: () => {
       localStorage.setItem("kerala.sound", sound() ? "0" : "1");
       if (sound()) beep();
+      render();
+    },
+    coords,
+    toggleCoords: () => {
+      localStorage.setItem("kerala.coords", coords() ? "0" : "1");
       render();
     },
     toggleLog: () => {

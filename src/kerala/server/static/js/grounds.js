@@ -2,7 +2,7 @@
 // Owns the look of tiles, stacks, arches, special icons, elephant figures and the
 // highlighting of clickable cells; knows nothing of the rules or the server.
 
-import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, tileTip, key } from "./tiles.js";
+import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, tileTip, key, cellWords } from "./tiles.js";
 import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -307,6 +307,7 @@ function figure(color, x, y, S, lying) {
  *   the change was first drawn): the tile grows into place once, carried on over redraws.
  * opts.moves: [{from, to, since?}] elephants moved lately: each walks from its old cell.
  * opts.ghost: {at, tile} a tile previewed on a cell (the pending placement).
+ * opts.coords: label every cell with its coordinates, "(x, y)" as the log writes them.
  */
 export function renderGrounds(g, opts = {}) {
   ensureDefs();
@@ -418,7 +419,7 @@ export function renderGrounds(g, opts = {}) {
       }),
     );
     // A free cell that can be picked says where it is, as the log and the confirm step do.
-    if (m) el.append(s("text", { class: "coord", x: S / 2, y: S * 0.56, "text-anchor": "middle", "font-size": S * 0.16, fill: "#6b6257", "pointer-events": "none" }, `${c[0]}, ${c[1]}`));
+    if (m || opts.coords) el.append(s("text", { class: "coord", x: S / 2, y: S * 0.56, "text-anchor": "middle", "font-size": S * 0.16, fill: "#6b6257", "pointer-events": "none" }, cellWords(c)));
     if (opts.ghost && key(opts.ghost.at) === k) {
       const gh = tileFace(opts.ghost.tile, S);
       gh.setAttribute("opacity", "0.75");
@@ -502,6 +503,17 @@ export function renderGrounds(g, opts = {}) {
       );
     }
     if (surplus.has(k) && !removed.has(k)) el.append(surplusMark(S));
+    // Coordinates on demand: a light label at the top right, clear of the height badge (top
+    // left), the elephants (bottom left) and the color's letter (bottom right).
+    if (opts.coords)
+      el.append(
+        s(
+          "g",
+          { class: "coord-tag", "pointer-events": "none" },
+          s("rect", { x: S * 0.44, y: S * 0.05, width: S * 0.52, height: S * 0.2, rx: S * 0.05, fill: "#fffd", stroke: "#000", "stroke-width": 1 }),
+          s("text", { class: "coord", x: S * 0.7, y: S * 0.205, "text-anchor": "middle", "font-size": S * 0.15, "font-weight": 700, fill: "#111" }, cellWords(c)),
+        ),
+      );
     const words = t("board.stack", { x: c[0], y: c[1], n: h, top: tileWords(top) });
     const tip = [words, tileTip(top), h > 1 ? t("board.under", { tiles: st.tiles.map(tileWords).join(", ") }) : null];
     if (surplus.has(k)) tip.push(t("board.surplusTip", { n: h * 2 }));

@@ -115,6 +115,7 @@ export function renderer(st, page, ui) {
           h("span", { class: ui.sound() ? "sound-on" : "sound-off", "aria-hidden": "true" }, "♪"),
           h("span", { class: "visually-hidden" }, t("status.sound")),
         ),
+        h("button", { type: "button", id: "coords", class: "small", "aria-pressed": String(ui.coords()), title: t("board.coordsTip"), "aria-label": t("board.coords"), onclick: ui.toggleCoords }, "(x, y)"),
         h("button", { type: "button", id: "show-log", class: "small phone-only", "aria-expanded": String(st.showLog), onclick: ui.toggleLog }, t("status.log")),
       ),
     );
@@ -339,6 +340,7 @@ export function renderer(st, page, ui) {
       fresh: size === "zoom" ? [] : st.fresh.get(i) || [],
       moves: size === "zoom" ? [] : st.moves.get(i) || [],
       ghost,
+      coords: ui.coords(),
       label: t("board.label", { name: g.players[i].name, color: colorWord(gr.color) }),
     });
     const box = h("div", { class: `grounds-box ${size}`, "data-seat": i });
