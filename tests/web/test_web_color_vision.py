@@ -49,14 +49,14 @@ RENDER = """async ([size, colors]) => {
 
 def simulate(rgb: NDArray[np.float64], kind: str | None) -> NDArray[np.float64]:
     """CIE L*a*b* (D65) of sRGB pixels as seen with the simulated deficiency."""
-    linear = colour.models.eotf_sRGB(rgb)
+    linear: NDArray[np.float64] = np.asarray(colour.models.eotf_sRGB(rgb), dtype=np.float64)
     if kind is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # tritanomaly's model note, not an error
             m = colour.blindness.matrix_cvd_Machado2009(kind, 1.0)
         linear = np.clip(linear @ m.T, 0.0, 1.0)
     xyz = colour.RGB_to_XYZ(linear, colour.RGB_COLOURSPACES["sRGB"], apply_cctf_decoding=False)
-    lab: NDArray[np.float64] = colour.XYZ_to_Lab(xyz)
+    lab: NDArray[np.float64] = np.asarray(colour.XYZ_to_Lab(xyz), dtype=np.float64)
     return lab
 
 
@@ -73,7 +73,7 @@ def rendered_tiles(page: Page, server: Server, size: int) -> dict[str, NDArray[n
 
 
 def delta_e(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    d: NDArray[np.float64] = colour.delta_E(a, b, method="CIE 2000")
+    d: NDArray[np.float64] = np.asarray(colour.delta_E(a, b, method="CIE 2000"), dtype=np.float64)
     return d
 
 
@@ -102,7 +102,7 @@ def test_the_fills_alone_stay_apart_and_carry_white_symbols(server: Server, page
             d = float(delta_e(lab[i], lab[j]))
             assert d > FILL_THRESHOLD, f"{COLORS[i]} and {COLORS[j]} fills under {name}: {d:.1f}"
     # White symbols on every fill: a contrast of at least 3:1 (WCAG, large graphics).
-    luminance = colour.models.eotf_sRGB(rgb) @ np.array([0.2126, 0.7152, 0.0722])
+    luminance = np.asarray(colour.models.eotf_sRGB(rgb)) @ np.array([0.2126, 0.7152, 0.0722])
     for c, y in zip(COLORS, luminance, strict=True):
         assert 1.05 / (y + 0.05) >= 3.0, f"white on {c}: {1.05 / (y + 0.05):.2f}"
 

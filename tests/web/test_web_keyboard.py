@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 from PIL import Image
 from playwright.sync_api import Page
 from webplay import MINE, create_game, game_attr, wait_decided, wait_turn_or_end
@@ -44,11 +45,9 @@ def blue_pixels_around_focus(page: Page) -> int:
         " return {x: r.x - 6, y: r.y - 6, width: r.width + 12, height: r.height + 12}; }"
     )
     img = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
-    return sum(
-        1
-        for p in img.get_flattened_data()
-        if all(abs(a - b) <= 40 for a, b in zip(p, FOCUS_BLUE, strict=True))
-    )
+    pixels = np.asarray(img, dtype=np.int16)
+    near = np.abs(pixels - np.array(FOCUS_BLUE, dtype=np.int16)).max(axis=2) <= 40
+    return int(near.sum())
 
 
 def test_one_turn_by_keyboard_in_six_keys_from_the_display(server: Server, page: Page) -> None:
