@@ -4,8 +4,10 @@
 
 It starts ``kerala serve`` on a free port with a throw-away SQLite file, creates a game against
 the random bot, plays the human seat over the API (legal decisions only) to mid-game and to the
-end, and photographs: the desktop table, the phone table, the German page, color-blind mode and
-the final score sheet.
+end, and photographs: the desktop table, a turn by keyboard (the focus ring on the board), the
+coordinates on every cell, the phone table, a five-player game on a 360 px phone in German
+(the others' initials, an enlarged board, the end screen with a rematch offer), the German
+page, the contrast switch and the final score sheet.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from playwright.sync_api import Page, ViewportSize, sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+SMALL: ViewportSize = {"width": 360, "height": 640}
 
 
 def free_port() -> int:
@@ -119,6 +122,10 @@ def play(url: str, gid: str, token: str, decisions: int, rng: random.Random) -> 
         )
 
 
+def my_turn(page: Page) -> None:
+    page.wait_for_selector('#game[data-my-turn="1"]', state="attached")
+
+
 def settle(page: Page) -> None:
     page.wait_for_selector(
         "#game[data-decision-number] .live-score[data-score]:not([data-score=''])"
@@ -140,6 +147,11 @@ def main() -> None:
             play(srv.url, gid, token, 30, rng)
             four, token4, path4 = new_game(srv.url, 4)
             play(srv.url, four, token4, 40, rng)
+            five, token5, path5 = new_game(srv.url, 5)
+            play(srv.url, five, token5, 30, rng)
+            done, token_done, path_done = new_game(srv.url, 5)
+            play(srv.url, done, token_done, 10_000, rng)
+            call(f"{srv.url}/api/games/{done}/rematch", "POST", {}, token_done)
             with sync_playwright() as p:
                 b = p.chromium.launch(
                     executable_path=args.chromium, args=["--headless", "--no-sandbox"]
@@ -154,6 +166,20 @@ def main() -> None:
                     page.locator("#elephant-choice button").first.click()
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(args.out / "web-desktop.png"))
+                # A turn by keyboard: the display's tile picked with Enter puts the focus (its
+                # blue ring) on the board.
+                page.goto(srv.url + path)
+                settle(page)
+                my_turn(page)
+                page.focus("#display button:not([disabled])")
+                page.keyboard.press("Enter")
+                page.wait_for_selector(".grounds-box.mine .focus-ring")
+                page.screenshot(path=str(args.out / "web-keyboard.png"))
+                page.keyboard.press("Escape")
+                page.click("#coords")
+                page.wait_for_selector(".coord-tag")
+                page.screenshot(path=str(args.out / "web-coordinates.png"))
+                page.click("#coords")
                 page.goto(srv.url + path4)
                 settle(page)
                 page.screenshot(path=str(args.out / "web-desktop-4p.png"))
@@ -172,6 +198,22 @@ def main() -> None:
                 settle(page)
                 page.screenshot(path=str(args.out / "web-phone.png"))
                 phone.close()
+
+                small = b.new_context(
+                    viewport=SMALL, locale="de-DE", has_touch=True, is_mobile=True
+                )
+                page = small.new_page()
+                page.goto(srv.url + path5)
+                settle(page)
+                page.screenshot(path=str(args.out / "web-phone-360-de.png"))
+                page.locator(".others .grounds-box").first.tap()
+                page.wait_for_selector("dialog#zoom")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(args.out / "web-phone-zoom.png"))
+                page.goto(srv.url + path_done)
+                page.wait_for_selector("#rematch-offer")
+                page.screenshot(path=str(args.out / "web-phone-end-de.png"), full_page=True)
+                small.close()
 
                 de = b.new_context(viewport=DESKTOP, locale="de-DE")
                 page = de.new_page()

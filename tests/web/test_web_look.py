@@ -21,21 +21,6 @@ def test_home_page_at_phone_and_desktop_sizes(server: Server, page: Page) -> Non
     assert box is not None and box["height"] >= 44  # a finger-sized button
 
 
-def test_color_blind_mode_marks_each_color_and_is_remembered(server: Server, page: Page) -> None:
-    page.goto(server.url + "/#/calc")
-    page.wait_for_selector("#calc-grounds svg")
-    letter = page.locator("#calc-grounds .cell.stack text.cbmark").first
-    assert not letter.is_visible()
-    page.check("#cb-mode")
-    assert letter.is_visible()
-    assert letter.text_content() == "B"  # the blue start tile: B (black is K)
-    page.reload()
-    page.wait_for_selector("#calc-grounds svg")
-    assert page.is_checked("#cb-mode")
-    assert page.locator("#calc-grounds .cell.stack text.cbmark").first.is_visible()
-    shot(page, "calc-colorblind-desktop")
-
-
 def test_a_turn_by_touch_on_a_phone(server: Server, browser: Browser) -> None:
     ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     ctx.set_default_timeout(15000)

@@ -10,10 +10,13 @@ import { newState, allDecisions, myTurn } from "./game/state.js";
 import { connection } from "./game/socket.js";
 import { input } from "./game/input.js";
 import { renderer } from "./game/render.js";
-import { decisionCells } from "./words.js";
+import { decisionCells, decisionMoves } from "./words.js";
 import { mountClock } from "./clock.js";
 
 export { analyse } from "./game/state.js";
+
+/** How long a placed tile grows and a moved elephant walks (kerala.css, k-pop and k-walk). */
+const ANIMATION_MS = 420;
 
 /** A short tone when it becomes the player's turn (off unless switched on; remembered). */
 function beep() {
@@ -69,11 +72,19 @@ export function mountGame(root, { id, token, seat }) {
     // Decisions new since the last drawing animate on their grounds.
     const ds = allDecisions(g.view);
     if (st.seenDecisions !== null && ds.length > st.seenDecisions) {
-      // Cells still animating stay new when the next snapshot comes within the same moment.
-      const fresh = performance.now() < st.freshUntil ? st.fresh : new Map();
-      for (const d of ds.slice(st.seenDecisions)) for (const c of decisionCells(d)) if (c.kind !== "from") fresh.set(d.seat, [...(fresh.get(d.seat) || []), c.at]);
+      // Each change animates once, from the moment it was first seen: a redraw within its
+      // animation (the bot's reply, a new score) carries it on where it is, never anew.
+      const now = performance.now();
+      const running = (list) => new Map([...list].map(([seat, es]) => [seat, es.filter((e) => now - e.since < ANIMATION_MS)]));
+      const fresh = running(st.fresh);
+      const moves = running(st.moves);
+      const add = (m, seat, e) => m.set(seat, [...(m.get(seat) || []), { ...e, since: now }]);
+      for (const d of ds.slice(st.seenDecisions)) {
+        for (const c of decisionCells(d)) if (c.kind !== "from") add(fresh, d.seat, { at: c.at });
+        for (const m of decisionMoves(d)) add(moves, d.seat, m);
+      }
       st.fresh = fresh;
-      st.freshUntil = performance.now() + 700; // drawings within the animation keep it
+      st.moves = moves;
     }
     st.seenDecisions = ds.length;
     st.game = g;
@@ -115,6 +126,7 @@ export function mountGame(root, { id, token, seat }) {
   const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
+  const coords = () => localStorage.getItem("kerala.coords") === "1";
   const createdLinks = (r) =>
     h(
       "div",
@@ -135,6 +147,11 @@ export function mountGame(root, { id, token, seat }) {
     toggleSound: () => {
       localStorage.setItem("kerala.sound", sound() ? "0" : "1");
       if (sound()) beep();
+      render();
+    },
+    coords,
+    toggleCoords: () => {
+      localStorage.setItem("kerala.coords", coords() ? "0" : "1");
       render();
     },
     toggleLog: () => {

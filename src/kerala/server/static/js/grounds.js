@@ -2,7 +2,7 @@
 // Owns the look of tiles, stacks, arches, special icons, elephant figures and the
 // highlighting of clickable cells; knows nothing of the rules or the server.
 
-import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, tileTip, key } from "./tiles.js";
+import { COLOR_FILL, COLOR_LETTER, COLORS, parseTile, tileWords, tileTip, key, cellWords } from "./tiles.js";
 import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -24,7 +24,9 @@ export function s(tag, attrs = {}, ...children) {
 }
 
 const PATTERNS = {
-  // One texture per color for the color-blind mode, on top of the letter.
+  // One texture per color, always shown with the color's letter, so that no color has to be
+  // told by its hue (docs/web.md, "Color vision"). Drawn in an 8-unit cell scaled to 20 units
+  // of a 100-unit tile: four or five lines a tile, still a texture on a 20-pixel tile.
   blue: (p) => p.append(s("path", { d: "M0 8 L8 0", stroke: "#fff", "stroke-width": 1.6 })),
   black: (p) => p.append(s("circle", { cx: 4, cy: 4, r: 1.4, fill: "#fff" })),
   green: (p) => p.append(s("path", { d: "M0 4 H8", stroke: "#fff", "stroke-width": 1.4 })),
@@ -56,7 +58,7 @@ export function ensureDefs() {
       width: 8,
       height: 8,
       patternUnits: "userSpaceOnUse",
-      patternTransform: "scale(1.2)",
+      patternTransform: "scale(2.5)",
     });
     PATTERNS[c](p);
     defs.append(p);
@@ -91,14 +93,13 @@ export function tileFace(name, S, opts = {}) {
       "stroke-width": 1.5,
     }),
     s("rect", {
-      class: "cbmark",
+      class: "cbmark pattern",
       x: 1,
       y: 1,
       width: S - 2,
       height: S - 2,
       rx: S * 0.08,
       fill: `url(#pat-${t.color})`,
-      opacity: 0.35,
     }),
   );
   const ink = "#fff";
@@ -265,7 +266,11 @@ export function tileSvg(name, size = 56, opts = {}) {
  * outline. The two shapes differ at every zoom, even where the figure itself is a few pixels.
  */
 function figure(color, x, y, S, lying) {
-  const g = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
+  // The figure's place is the outer group's transform attribute; an animation moves the inner
+  // group (a CSS transform on the outer one would replace its place for the animation's time).
+  const outer = s("g", { class: lying ? "figure lying" : "figure standing", transform: `translate(${x} ${y})` });
+  const g = s("g", { class: "motion" });
+  outer.append(g);
   if (lying) {
     const w = S * 0.6,
       hh = S * 0.34;
@@ -286,7 +291,7 @@ function figure(color, x, y, S, lying) {
     );
     g.append(s("title", {}, t("board.standing")));
   }
-  return g;
+  return outer;
 }
 
 /**
@@ -298,8 +303,11 @@ function figure(color, x, y, S, lying) {
  * opts.removed: cells removed as surplus (SC1), drawn crossed out (the final score).
  * opts.surplus: cells that would be removed if the game ended now (the live score), hatched.
  * opts.recent: [{at, kind: "placed"|"to"|"from"}] the owner's last turn, outlined until their next.
- * opts.fresh: cells changed by decisions new since the last drawing (they animate briefly).
+ * opts.fresh: cells placed lately ([x, y], or {at, since} with the performance.now() at which
+ *   the change was first drawn): the tile grows into place once, carried on over redraws.
+ * opts.moves: [{from, to, since?}] elephants moved lately: each walks from its old cell.
  * opts.ghost: {at, tile} a tile previewed on a cell (the pending placement).
+ * opts.coords: label every cell with its coordinates, "(x, y)" as the log writes them.
  */
 export function renderGrounds(g, opts = {}) {
   ensureDefs();
@@ -339,11 +347,20 @@ export function renderGrounds(g, opts = {}) {
   svg.dataset.baseViewbox = vb.join(" ");
   const removed = new Set((opts.removed || []).map(key));
   const surplus = new Set((opts.surplus || []).map(key));
-  const fresh = new Set((opts.fresh || []).map(key));
+  const now = performance.now();
+  // How far into its animation a change is: a redraw carries the animation on.
+  const late = (el, since) => {
+    if (since !== undefined && since !== null) el.style.animationDelay = `${-Math.max(0, now - since)}ms`;
+  };
+  const freshSince = new Map((opts.fresh || []).map((f) => (Array.isArray(f) ? [key(f), null] : [key(f.at), f.since])));
+  const fresh = freshSince;
+  const moved = new Map((opts.moves || []).map((m) => [key(m.to), m]));
 
   const activate = (c, m) => opts.onCell && opts.onCell(c, m);
   const addInteractive = (el, c, m, label) => {
-    el.setAttribute("tabindex", "0");
+    // A roving tabindex (as in a grid widget): one cell is in the Tab order, the arrow keys
+    // move among the others (rove() below picks which one).
+    el.setAttribute("tabindex", "-1");
     el.setAttribute("role", "button");
     el.setAttribute("aria-label", label);
     el.dataset.x = c[0];
@@ -357,7 +374,26 @@ export function renderGrounds(g, opts = {}) {
       if (ev.key === "Enter" || ev.key === " ") {
         ev.preventDefault();
         activate(c, m);
+      } else if (ARROWS[ev.key]) {
+        ev.preventDefault();
+        const next = nextCell(svg, c, ARROWS[ev.key]);
+        if (next) {
+          for (const o of svg.querySelectorAll('[role="button"][tabindex="0"]')) o.setAttribute("tabindex", "-1");
+          next.setAttribute("tabindex", "0");
+          next.focus();
+        }
       }
+    });
+    // The focus ring is drawn last, over the target rings and the figures, so it is never
+    // hidden; only for keyboard focus (:focus-visible), as the browser does for buttons.
+    el.addEventListener("focus", () => {
+      for (const old of svg.querySelectorAll(".focus-ring, .focus-under")) old.remove();
+      if (!el.matches(":focus-visible")) return;
+      const box = { x: c[0] * S - 3, y: c[1] * S - 3, width: S + 6, height: S + 6, rx: S * 0.12, "pointer-events": "none", "data-x": c[0], "data-y": c[1] };
+      svg.append(s("rect", { class: "focus-under", ...box }), s("rect", { class: "focus-ring", ...box }));
+    });
+    el.addEventListener("blur", () => {
+      for (const old of svg.querySelectorAll(".focus-ring, .focus-under")) old.remove();
     });
   };
 
@@ -383,7 +419,7 @@ export function renderGrounds(g, opts = {}) {
       }),
     );
     // A free cell that can be picked says where it is, as the log and the confirm step do.
-    if (m) el.append(s("text", { class: "coord", x: S / 2, y: S * 0.56, "text-anchor": "middle", "font-size": S * 0.16, fill: "#6b6257", "pointer-events": "none" }, `${c[0]}, ${c[1]}`));
+    if (m || opts.coords) el.append(s("text", { class: "coord", x: S / 2, y: S * 0.56, "text-anchor": "middle", "font-size": S * 0.16, fill: "#6b6257", "pointer-events": "none" }, cellWords(c)));
     if (opts.ghost && key(opts.ghost.at) === k) {
       const gh = tileFace(opts.ghost.tile, S);
       gh.setAttribute("opacity", "0.75");
@@ -425,6 +461,7 @@ export function renderGrounds(g, opts = {}) {
     }
     const showGhost = opts.ghost && key(opts.ghost.at) === k;
     el.append(tileFace(showGhost ? opts.ghost.tile : top, S));
+    if (fresh.has(k)) late(el.lastChild, freshSince.get(k));
     if (showGhost) el.lastChild.setAttribute("opacity", "0.8");
     if (h > 1) {
       el.append(
@@ -466,6 +503,17 @@ export function renderGrounds(g, opts = {}) {
       );
     }
     if (surplus.has(k) && !removed.has(k)) el.append(surplusMark(S));
+    // Coordinates on demand: a light label at the top right, clear of the height badge (top
+    // left), the elephants (bottom left) and the color's letter (bottom right).
+    if (opts.coords)
+      el.append(
+        s(
+          "g",
+          { class: "coord-tag", "pointer-events": "none" },
+          s("rect", { x: S * 0.44, y: S * 0.05, width: S * 0.52, height: S * 0.2, rx: S * 0.05, fill: "#fffd", stroke: "#000", "stroke-width": 1 }),
+          s("text", { class: "coord", x: S * 0.7, y: S * 0.205, "text-anchor": "middle", "font-size": S * 0.15, "font-weight": 700, fill: "#111" }, cellWords(c)),
+        ),
+      );
     const words = t("board.stack", { x: c[0], y: c[1], n: h, top: tileWords(top) });
     const tip = [words, tileTip(top), h > 1 ? t("board.under", { tiles: st.tiles.map(tileWords).join(", ") }) : null];
     if (surplus.has(k)) tip.push(t("board.surplusTip", { n: h * 2 }));
@@ -520,13 +568,61 @@ export function renderGrounds(g, opts = {}) {
     const x = c[0] * S + (same ? (i === 0 ? S * 0.27 : S * 0.73) : lying ? S * 0.34 : S * 0.24);
     const y = c[1] * S + (lying ? S * 0.78 : S * 0.72);
     const f = figure(g.color, x, y, S, lying);
-    if (fresh.has(key(c))) f.classList.add("fresh");
+    const m = moved.get(key(c));
+    if (m && !lying) {
+      const walk = f.querySelector(".motion");
+      walk.classList.add("fresh");
+      walk.style.setProperty("--dx", `${(m.from[0] - c[0]) * S}px`);
+      walk.style.setProperty("--dy", `${(m.from[1] - c[1]) * S}px`);
+      late(walk, m.since);
+    }
     f.setAttribute("pointer-events", "none");
     f.dataset.x = c[0];
     f.dataset.y = c[1];
     svg.append(f);
   });
+  rove(svg, opts.marks || []);
   return svg;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The Tab stop of a grounds: the chosen cell, else the first marked cell in reading order
+ * (top row first), else the first clickable cell. */
+function rove(svg, marks) {
+  const cells = [...svg.querySelectorAll('[role="button"]')];
+  if (!cells.length) return;
+  const at = (m) => svg.querySelector(`[role="button"][data-x="${m.at[0]}"][data-y="${m.at[1]}"]`);
+  const order = [...marks].sort((a, b) => (a.cls === "chosen") - (b.cls === "chosen") || a.at[1] - b.at[1] || a.at[0] - b.at[0]);
+  const chosenMark = marks.find((m) => m.cls === "chosen");
+  const first = (chosenMark && at(chosenMark)) || (order.length && at(order[0])) || cells[0];
+  first.setAttribute("tabindex", "0");
+}
+
+/** The clickable cell nearest to `c` in direction `d` (a step along it counts less than a
+ * step across it), as arrow keys move in a grid; null at the edge. */
+function nextCell(svg, c, d) {
+  let best = null;
+  let bestCost = Infinity;
+  for (const el of svg.querySelectorAll('[role="button"]')) {
+    const dx = Number(el.dataset.x) - c[0];
+    const dy = Number(el.dataset.y) - c[1];
+    const along = dx * d[0] + dy * d[1];
+    if (along <= 0) continue;
+    const across = Math.abs(dx * d[1] - dy * d[0]);
+    if (across > along * 2) continue; // clearly in another direction
+    const cost = along + 2 * across;
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = el;
+    }
+  }
+  return best;
+}
+
+/** The cell of a grounds to focus when the player's attention moves to the board. */
+export function focusTarget(svg) {
+  return svg ? svg.querySelector('[role="button"][tabindex="0"]') : null;
 }
 
 const surplusMark = (S) =>

@@ -8,7 +8,7 @@
 import { h, api } from "./ui.js";
 import { t } from "./i18n.js";
 import { renderGrounds, panZoom, tileSvg } from "./grounds.js";
-import { decisionWords, decisionCells, clockWords } from "./words.js";
+import { decisionWords, decisionCells, decisionMoves, clockWords } from "./words.js";
 import { scoreSheet, colorVar } from "./sheet.js";
 import { mountAnalysis } from "./analysis.js";
 import { colorWord } from "./tiles.js";
@@ -127,7 +127,7 @@ export function mountReplay(root, { game }) {
     const d = st.pos.decision;
     const removed = result ? (result.scores.find((x) => x.seat === i) || result.scores[i]).removed_cells : [];
     const changed = d && d.seat === i ? decisionCells(d) : [];
-    const svg = renderGrounds(gr, { removed, recent: changed, fresh: changed.filter((c) => c.kind !== "from").map((c) => c.at), label: t("board.label", { name: st.players[i].name, color: colorWord(gr.color) }) });
+    const svg = renderGrounds(gr, { removed, recent: changed, fresh: changed.filter((c) => c.kind !== "from").map((c) => c.at), moves: d && d.seat === i ? decisionMoves(d) : [], label: t("board.label", { name: st.players[i].name, color: colorWord(gr.color) }) });
     const box = h("div", { class: `grounds-box ${size}`, "data-seat": i }, svg);
     panZoom(svg, box);
     return box;

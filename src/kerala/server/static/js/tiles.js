@@ -15,16 +15,19 @@ export function useRules(r) {
   EDGES = r.edges;
 }
 
-/** Tile face colors: chosen to stay apart for the common color-vision deficiencies. */
+/** Tile face colors: the box's colors, their lightness spread so that the fills alone stay
+ * apart under deuteranopia, protanopia and tritanopia (CIEDE2000 of 10 or more, Machado et
+ * al. 2009 simulation; tests/web/test_web_color_vision.py), with white symbols readable on
+ * each (contrast 3:1 or more). Each also has its texture and letter (grounds.js). */
 export const COLOR_FILL = {
-  blue: "#2b6cc4",
+  blue: "#2258b5",
   black: "#2b2b2b",
-  green: "#2f9a4a",
-  red: "#d1452f",
-  purple: "#8d4fb8",
+  green: "#186a31",
+  red: "#ee6a2f",
+  purple: "#b873d6",
 };
 
-/** The color-blind mode's letter per color (K for black, as in print: B is blue). */
+/** The letter on every tile of a color (K for black, as in print: B is blue). */
 export const COLOR_LETTER = { blue: "B", black: "K", green: "G", red: "R", purple: "P" };
 
 /**

@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the pages: element builder, messages, the HTTP client.
 
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
 
 /** Create an HTML element: h("button", {class: "x", onclick: f}, "text"). */
 export function h(tag, attrs = {}, ...children) {
@@ -69,6 +69,15 @@ export function readableError(status, body) {
       429: "http.tooMany",
     }[status] || (status >= 500 ? "http.server" : "http.refused"),
   );
+  // The server's message is English and names the field or rule at fault: English pages show
+  // it; other languages show the catalogue's words for the refusal's code (docs/api.md lists
+  // the codes), so that a German page never shows English.
+  const code = body && typeof body.code === "string" ? body.code : null;
+  const key = `refusal.${code}`;
+  if (currentLang() !== "en") {
+    const words = code && t(key) !== key ? t(key) : t("refusal.error");
+    return `${prefix}: ${words}`;
+  }
   return detail ? `${prefix}: ${detail}` : `${prefix} (HTTP ${status})`;
 }
 

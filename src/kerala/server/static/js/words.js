@@ -28,6 +28,14 @@ export function decisionWords(d, name) {
 }
 
 /** The cells a decision touched, for highlights: [{at, kind: "placed"|"to"|"from"}]. */
+/** The elephants a decision moves, each from its old cell to its new one: a placement's
+ * elephant onto the tile, a moved elephant (the special tile). */
+export function decisionMoves(d) {
+  if (d.take && d.from) return [{ from: d.from, to: d.to }];
+  if (d.move_elephant) return [{ from: d.move_elephant.from, to: d.move_elephant.to }];
+  return [];
+}
+
 export function decisionCells(d) {
   if (d.take) return [{ at: d.to, kind: "placed" }];
   const m = d.move_elephant || d.move_stack;

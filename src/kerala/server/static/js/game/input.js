@@ -15,9 +15,14 @@ export function input(st, { render, accept, conn }) {
     if (!edges.includes(s.edge)) s.edge = edges[0] || null;
   };
 
+  // Where the keyboard focus goes after a step (render.js, placeFocus): "step" is the next
+  // thing to do, a selector names an element.
   const pickTile = (tile) => {
     if (st.sel && st.sel.tile === tile) st.sel = null;
-    else st.sel = { tile, edge: edgesFor(st, tile)[0] || null, to: null, from: null };
+    else {
+      st.sel = { tile, edge: edgesFor(st, tile)[0] || null, to: null, from: null };
+      st.focusNext = "step";
+    }
     st.hint = null;
     render();
   };
@@ -45,21 +50,27 @@ export function input(st, { render, accept, conn }) {
         if (froms.some((f) => sameCell(f, c))) {
           s.from = c;
           fixEdge();
+          st.focusNext = "step";
           render();
           return;
         }
       }
-      if (aim(c)) render();
+      if (aim(c)) {
+        st.focusNext = "step";
+        render();
+      }
       return;
     }
     if (a.follow.length) {
       if (s && s.source && !s.dest && a.follow.some((d) => sameCell(moveOf(d).from, s.source) && sameCell(moveOf(d).to, c))) {
         s.dest = c;
+        st.focusNext = "step";
         render();
         return;
       }
       if (uniq(a.follow.map((d) => moveOf(d).from)).some((x) => sameCell(x, c))) {
         st.sel = { source: c, dest: null };
+        st.focusNext = "step";
         render();
       }
     }
@@ -67,6 +78,7 @@ export function input(st, { render, accept, conn }) {
 
   const chooseFrom = (f) => {
     st.sel.from = f;
+    st.focusNext = "step";
     fixEdge();
     render();
   };
@@ -89,6 +101,10 @@ export function input(st, { render, accept, conn }) {
     render();
   };
   const back = () => {
+    // Back to where the decision began: the tile that was picked, else the next thing to do.
+    const tile = st.sel && st.sel.tile;
+    const i = tile && st.game ? st.game.view.display.indexOf(tile) : -1;
+    st.focusNext = i >= 0 ? `#display button[data-index="${i}"]` : "step";
     st.sel = null;
     st.hint = null;
     render();

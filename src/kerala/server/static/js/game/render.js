@@ -5,7 +5,7 @@
 
 import { h } from "../ui.js";
 import { t } from "../i18n.js";
-import { renderGrounds, panZoom, tileSvg } from "../grounds.js";
+import { renderGrounds, panZoom, tileSvg, focusTarget } from "../grounds.js";
 import { tileWords, tileTip, parseTile, edgeWord, cellWords, key, sameCell, colorWord } from "../tiles.js";
 import { logLines, decisionQuestion } from "../words.js";
 import { scoreSheet, colorVar, fmt } from "../sheet.js";
@@ -26,6 +26,32 @@ document.addEventListener(
   { passive: true },
 );
 
+/**
+ * Short names that tell the seats apart where a full name has no room (the phone's strip of
+ * the others, the display's takers): the first letter of each word (at most three), made
+ * longer from the last word while two seats would read alike, the seat's number at worst.
+ * >>> initials(["Player One", "Player Two", "Player Three"]) // ["PO", "PTw", "PTh"]
+ */
+export function initials(names) {
+  const words = names.map((n) => String(n).trim().split(/\s+/).filter(Boolean));
+  const short = (w, k) => {
+    if (!w.length) return "?";
+    const last = w[w.length - 1];
+    const firsts = w.slice(0, -1).slice(0, 2).map((x) => [...x][0].toUpperCase()).join("");
+    const l = [...last];
+    return firsts + l[0].toUpperCase() + l.slice(1, k).join("").toLowerCase();
+  };
+  const out = words.map((w) => short(w, 1));
+  for (let k = 2; k <= 4; k++) {
+    const clash = out.map((x, i) => out.filter((y) => y === x).length > 1 && words[i].length);
+    if (!clash.some(Boolean)) break;
+    clash.forEach((c, i) => {
+      if (c) out[i] = short(words[i], k);
+    });
+  }
+  return out.map((x, i) => (out.filter((y) => y === x).length > 1 ? `${x}${i + 1}` : x));
+}
+
 export function renderer(st, page, ui) {
   // The log line under the pointer (its index) and the log drawn last, kept over redraws.
   let hovered = null;
@@ -40,6 +66,11 @@ export function renderer(st, page, ui) {
       drawnLog.highlight(drawnLog.lines[hovered], false);
       hovered = null;
     }
+  };
+  const initialsOf = (i) => initials(st.game.players.map((p) => p.name))[i];
+  const badge = (i) => {
+    const p = st.game.players[i];
+    return h("span", { class: "seat-initials", title: p.name, "aria-hidden": "true", style: `background:${colorVar(p.color)}` }, initialsOf(i));
   };
   const nameOf = (i) => (st.game && st.game.players[i] ? st.game.players[i].name : t("words.seat", { n: i + 1 }));
 
@@ -71,7 +102,7 @@ export function renderer(st, page, ui) {
     const over = g.status === "over";
     return h(
       "div",
-      { class: "status-line", id: "status" },
+      { class: "status-line", id: "status", "data-region": "status", tabindex: "-1" },
       h("span", { class: `turn ${myTurn(st) ? "you" : ""}`, id: "turn" }, over ? t("status.over") : myTurn(st) ? t("status.yourTurn") : t("status.theirTurn", { name: nameOf(g.to_move) })),
       h("span", { class: "muted" }, t("status.round", { n: v.round + 1 })),
       h("span", { id: "bag", class: "muted" }, t("status.bag", { n: v.bag_count })),
@@ -84,6 +115,7 @@ export function renderer(st, page, ui) {
           h("span", { class: ui.sound() ? "sound-on" : "sound-off", "aria-hidden": "true" }, "♪"),
           h("span", { class: "visually-hidden" }, t("status.sound")),
         ),
+        h("button", { type: "button", id: "coords", class: "small", "aria-pressed": String(ui.coords()), title: t("board.coordsTip"), "aria-label": t("board.coords"), onclick: ui.toggleCoords }, "(x, y)"),
         h("button", { type: "button", id: "show-log", class: "small phone-only", "aria-expanded": String(st.showLog), onclick: ui.toggleLog }, t("status.log")),
       ),
     );
@@ -99,7 +131,7 @@ export function renderer(st, page, ui) {
     const owner = v.round % g.players.length;
     return h(
       "div",
-      { class: "display-row" },
+      { class: "display-row", "data-region": "display", tabindex: "-1" },
       h("span", { class: "display-label muted" }, t("display.label", { name: nameOf(owner) })),
       h(
         "div",
@@ -112,7 +144,7 @@ export function renderer(st, page, ui) {
                   "div",
                   { class: "tile-taken", "data-tile": it.tile, "data-by": it.by, title: t("display.takenBy", { tile: tileWords(it.tile), name: p.name }) },
                   tileSvg(it.tile, 40),
-                  h("span", { class: "taker", style: `border-color:${colorVar(p.color)}` }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), p.name),
+                  h("span", { class: "taker" }, badge(it.by), h("span", { class: "visually-hidden" }, p.name)),
                 );
               }
               const selected = st.sel && st.sel.tile === it.tile;
@@ -124,11 +156,13 @@ export function renderer(st, page, ui) {
                   class: "tile-btn",
                   "data-tile": it.tile,
                   "data-index": it.index,
+                  "data-focus": `tile:${it.index}`,
                   "aria-pressed": String(!!selected),
                   title: tileTip(it.tile),
                   "aria-label": `${tileWords(it.tile)}${parseTile(it.tile).archColor ? `, ${t("tile.facing", { edge: edgeWord(edge) })}` : ""}`,
                   disabled: !(canPick && takeable.has(it.tile)),
                   onclick: () => ui.act.pickTile(it.tile),
+                  onkeydown: displayArrows,
                 },
                 tileSvg(it.tile, 56, { edge }),
               );
@@ -138,8 +172,25 @@ export function renderer(st, page, ui) {
     );
   }
 
+  /** Left and right arrows step along the display's tiles that can be taken. */
+  function displayArrows(ev) {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    const all = [...page.querySelectorAll("#display button:not([disabled])")];
+    const next = all[all.indexOf(ev.currentTarget) + step];
+    if (next) next.focus();
+  }
+
   function turnButton() {
-    return h("button", { type: "button", id: "turn-arch", onclick: ui.act.turnArch, title: t("action.turnTip") }, t("action.turn", { edge: edgeWord(st.sel.edge) }));
+    // The short label where the action bar is narrow (a phone), the long one elsewhere.
+    const edge = edgeWord(st.sel.edge);
+    return h(
+      "button",
+      { type: "button", id: "turn-arch", onclick: ui.act.turnArch, title: t("action.turnTip"), "aria-label": t("action.turn", { edge }) },
+      h("span", { class: "wide-only" }, t("action.turn", { edge })),
+      h("span", { class: "narrow-only", "aria-hidden": "true" }, t("action.turnShort", { edge })),
+    );
   }
 
   function actionBar() {
@@ -147,7 +198,7 @@ export function renderer(st, page, ui) {
     const a = analyse(g.legal);
     const sel = st.sel;
     const d = chosen(st);
-    const bar = h("div", { class: "actionbar", id: "actionbar" });
+    const bar = h("div", { class: "actionbar", id: "actionbar", "data-region": "action", tabindex: "-1" });
     if (g.status === "over") {
       bar.append(h("p", { class: "prompt", id: "prompt" }, t("prompt.over")));
       return bar;
@@ -252,7 +303,7 @@ export function renderer(st, page, ui) {
         "div",
         { class: "seat-line" },
         h("span", { class: "to-move-mark", "aria-hidden": String(!toMove), title: t("seat.toMove") }, toMove ? "▶" : ""),
-        h("span", { class: "seat-chip" }, h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), h("span", { class: "seat-name" }, p.name)),
+        h("span", { class: "seat-chip", title: p.name }, badge(i), h("span", { class: "swatch", style: `background:${colorVar(p.color)}` }), h("span", { class: "seat-name" }, p.name)),
         h(
           "span",
           { class: "seat-meta muted" },
@@ -265,9 +316,10 @@ export function renderer(st, page, ui) {
           { class: "live-score", "data-score": sc ? sc.total : "", title: sc ? `${g.status === "over" ? t("score.final") : t("score.ifNow")}: ${parts.join(", ")}` : "" },
           sc ? t("score.points", { n: sc.total }) : "…",
         ),
-        enlarge ? h("button", { type: "button", class: "small enlarge", "data-enlarge": i, title: t("seat.enlarge"), "aria-label": t("seat.enlargeAria", { name: p.name }), onclick: () => ui.enlarge(i) }, "⤢") : null,
+        enlarge ? h("button", { type: "button", class: "small enlarge", "data-enlarge": i, "data-focus": `enlarge:${i}`, title: t("seat.enlarge"), "aria-label": t("seat.enlargeAria", { name: p.name }), onclick: () => ui.enlarge(i) }, "⤢") : null,
       ),
-      h("div", { class: "breakdown muted", "data-breakdown": i }, sc ? parts.join(" · ") : "\u00a0"),
+      // Each part keeps its words together; the parts wrap as lines, never cut with "…".
+      h("div", { class: "breakdown muted", "data-breakdown": i }, sc ? parts.flatMap((x, k) => (k ? [" · ", h("span", {}, x)] : [h("span", {}, x)])) : "\u00a0"),
     );
   }
 
@@ -285,8 +337,10 @@ export function renderer(st, page, ui) {
       removed: over && sc ? sc.removed_cells || [] : [],
       surplus: !over && sc ? sc.removed_cells || [] : [],
       recent: st.recent ? st.recent[i] : [],
-      fresh: size === "zoom" || !(performance.now() < st.freshUntil) ? [] : st.fresh.get(i) || [],
+      fresh: size === "zoom" ? [] : st.fresh.get(i) || [],
+      moves: size === "zoom" ? [] : st.moves.get(i) || [],
       ghost,
+      coords: ui.coords(),
       label: t("board.label", { name: g.players[i].name, color: colorWord(gr.color) }),
     });
     const box = h("div", { class: `grounds-box ${size}`, "data-seat": i });
@@ -295,6 +349,7 @@ export function renderer(st, page, ui) {
     const kept = st.views.get(viewKey);
     if (kept && kept.base === svg.dataset.baseViewbox) svg.setAttribute("viewBox", kept.vb);
     panZoom(svg, box, (vb) => st.views.set(viewKey, { base: svg.dataset.baseViewbox, vb }));
+    box.querySelectorAll(".zoombar button").forEach((b, k) => (b.dataset.focus = `zoom:${viewKey}:${k}`));
     if (size === "small")
       box.addEventListener("click", (ev) => {
         if (svg.dataset.dragged !== "1" && !ev.target.closest("button")) ui.enlarge(i);
@@ -334,6 +389,7 @@ export function renderer(st, page, ui) {
             class: l.round ? "round muted" : l.clock ? "clock-event" : "",
             "data-seat": l.seat ?? null,
             "data-line": i,
+            "data-focus": `log:${i}`,
             onmouseenter: () => {
               hovered = i;
               highlight(l, true);
@@ -354,7 +410,7 @@ export function renderer(st, page, ui) {
     return h(
       "section",
       { class: `log-panel ${st.showLog ? "open" : ""}`, id: "log-panel" },
-      h("h2", {}, t("log.title"), h("button", { type: "button", class: "small phone-only", onclick: ui.toggleLog, "aria-label": t("action.close") }, "✕")),
+      h("h2", {}, t("log.title"), h("button", { type: "button", class: "small phone-only", "data-focus": "log-close", onclick: ui.toggleLog, "aria-label": t("action.close") }, "✕")),
       log,
       h("p", {}, h("a", { href: ui.recordPath, download: `kerala-${ui.id}.json`, id: "record-link" }, t("end.download")), " · ", plainRecordLink("")),
     );
@@ -363,7 +419,7 @@ export function renderer(st, page, ui) {
   /** The record without its optional fields (the clock's), which older programs read
    * (docs/notation.md, "The plain form"). */
   function plainRecordLink(cls) {
-    return h("a", { class: cls || null, href: `${ui.recordPath}?extensions=none`, download: `kerala-${ui.id}-plain.json`, title: t("end.downloadPlainTip") }, t("end.downloadPlain"));
+    return h("a", { class: cls || null, "data-focus": `plain:${cls}`, href: `${ui.recordPath}?extensions=none`, download: `kerala-${ui.id}-plain.json`, title: t("end.downloadPlainTip") }, t("end.downloadPlain"));
   }
 
   /** The rematch once someone asked for it: a seat plays it with its own token, a watcher
@@ -469,9 +525,12 @@ export function renderer(st, page, ui) {
     document.title = over ? t("title.over") : myTurn(st) ? t("title.yourTurn") : t("app.title");
 
     const order = g.players.map((_, i) => i).filter((i) => i !== me);
-    const focusId = document.activeElement && document.activeElement.id;
     const fe = document.activeElement;
-    const focusCell = fe && fe.dataset && fe.dataset.x !== undefined && fe.closest && fe.closest(".grounds-box") ? [fe.dataset.x, fe.dataset.y] : null;
+    const hadFocus = !!fe && fe !== document.body && page.contains(fe);
+    const focusWas = hadFocus ? focusKey(fe) : null;
+    const focusCell = hadFocus && fe.getAttribute("role") === "button" && fe.dataset.x !== undefined;
+    const region = hadFocus && fe.closest("[data-region]") ? fe.closest("[data-region]").dataset.region : null;
+    const hadConfirm = !!page.querySelector("#confirm-btn");
     const oldLog = page.querySelector("#log");
     const follow = !oldLog || oldLog.scrollHeight - oldLog.scrollTop - oldLog.clientHeight < 40;
     const oldTop = oldLog ? oldLog.scrollTop : 0;
@@ -484,9 +543,9 @@ export function renderer(st, page, ui) {
       statusLine(),
       display(),
       actionBar(),
-      main ? h("div", { class: "main-area" }, main) : null,
-      h("div", { class: "others", id: "others" }, order.map((i) => seatPanel(i, "small"))),
-      h("aside", { class: "side" }, over && g.result ? endPanel() : null, logPanel()),
+      main ? h("div", { class: "main-area", "data-region": "mine", tabindex: "-1" }, main) : null,
+      h("div", { class: "others", id: "others", "data-region": "others", tabindex: "-1" }, order.map((i) => seatPanel(i, "small"))),
+      h("aside", { class: "side", "data-region": "side", tabindex: "-1" }, over && g.result ? endPanel() : null, logPanel()),
     );
     const old = page.querySelector("#zoom");
     if (old && old.open) old.close();
@@ -500,18 +559,67 @@ export function renderer(st, page, ui) {
       if (drawnLog && drawnLog.lines[hovered] && underPointer()) drawnLog.highlight(drawnLog.lines[hovered], true);
       else hovered = null;
     }
-    // Keep keyboard focus where it was; when the confirm step appears, it takes the focus.
+    placeFocus({ hadFocus, focusWas, focusCell, region, hadConfirm });
+  }
+
+  /** A name for a focused element that survives a redraw (the table is drawn anew). */
+  function focusKey(el) {
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    if (el.dataset.focus) return `[data-focus="${CSS.escape(el.dataset.focus)}"]`;
+    const box = el.closest(".grounds-box");
+    if (box && el.dataset.x !== undefined)
+      return `.grounds-box.${[...box.classList].filter((c) => c !== "grounds-box").join(".")}[data-seat="${box.dataset.seat}"] [role="button"][data-x="${el.dataset.x}"][data-y="${el.dataset.y}"]`;
+    return null;
+  }
+
+  const usable = (el) => !!el && !el.disabled && el.getClientRects().length > 0;
+
+  /** Where the player's next step is: the confirm step, the elephant to choose, the board's
+   * cells, or the display's tiles. */
+  function nextStep() {
+    const g = st.game;
+    if (!myTurn(st) || st.busy) return null;
     const cb = page.querySelector("#confirm-btn");
-    let kept = false;
-    if (focusId && document.getElementById(focusId)) {
-      document.getElementById(focusId).focus({ preventScroll: true });
-      kept = true;
-    } else if (focusCell) {
-      const el = page.querySelector(`.grounds-box.mine [data-x="${focusCell[0]}"][data-y="${focusCell[1]}"][role=button]`);
-      if (el) el.focus({ preventScroll: true });
-      kept = !!el;
+    if (cb) return cb;
+    const s = st.sel;
+    const board = focusTarget(page.querySelector(".grounds-box.mine svg"));
+    if (s && s.tile && s.to && !s.from) return page.querySelector("#elephant-choice button") || board;
+    if ((s && (s.tile || s.source)) || analyse(g.legal).follow.length) return board;
+    return page.querySelector("#display button:not([disabled])");
+  }
+
+  /** Keep the keyboard focus where the player is: a redraw (a move of anyone's, a new live
+   * score) puts it back on the same element, or on its part of the table, never on the top of
+   * the page. A step the player took moves it on: picking a tile to the board, a complete
+   * decision to Confirm, going back to the tile picked; a turn that starts while the focus
+   * waits on a part of the table, to the first thing to do. */
+  function placeFocus({ hadFocus, focusWas, focusCell, region, hadConfirm }) {
+    const put = (el) => {
+      el.focus({ preventScroll: true });
+      return document.activeElement === el;
+    };
+    const cb = page.querySelector("#confirm-btn");
+    const intent = st.focusNext;
+    st.focusNext = null;
+    if (intent === "step" && usable(nextStep()) && put(nextStep())) return;
+    if (intent && intent !== "step") {
+      const el = page.querySelector(intent);
+      if (usable(el) && put(el)) return;
     }
-    if (cb && (!kept || focusCell)) cb.focus({ preventScroll: true });
+    if (cb && usable(cb) && (!hadConfirm || focusCell || !hadFocus) && put(cb)) return;
+    if (!hadFocus) return; // nothing was focused (a pointer user): leave it so
+    const same = focusWas ? page.querySelector(focusWas) : null;
+    const parked = !!same && same.dataset.region !== undefined;
+    if (usable(same) && !parked && put(same)) return;
+    // The element is gone (or disabled) or the focus waits on a part of the table: at the
+    // start of the player's turn, the first thing to do; else that part of the table.
+    if ((parked || !usable(same)) && ["display", "action", "mine"].includes(region)) {
+      const next = nextStep();
+      if (usable(next) && put(next)) return;
+    }
+    const part = region ? page.querySelector(`[data-region="${region}"]`) : null;
+    if (part && put(part)) return;
+    put(page.querySelector("#table"));
   }
 
   return { render, patchScores };

@@ -2,7 +2,7 @@
 // WebSocket (reconnecting with backoff, catching up over HTTP first), decisions sent over HTTP,
 // and the live scores of the grounds on show (scored by the server: POST /api/rules/scores).
 
-import { api, toast } from "../ui.js";
+import { api, toast, readableError } from "../ui.js";
 import { t } from "../i18n.js";
 
 /**
@@ -57,7 +57,7 @@ export function connection(st, { id, token, accept, onEvent, onScores, banner, h
       if (m.type === "event" && m.event && onEvent) onEvent(m.event);
       if (m.type === "sync" || m.type === "event") accept(m.game);
       else if (m.type === "error") {
-        toast(m.detail || t("error.refused"));
+        toast(m.detail || m.code ? readableError(m.status || 400, m) : t("error.refused"));
         if (m.status === 404 || m.status === 403) st.closed = true;
       }
     };

@@ -39,7 +39,8 @@ export function newState() {
     scores: null, // live scores per seat (from the server), for the current grounds
     scoreKey: "",
     seenDecisions: null, // decisions drawn so far: newer ones animate
-    fresh: new Map(), // seat -> cells that changed in the last update
+    fresh: new Map(), // seat -> [{at, since}]: cells placed lately (they grow into place)
+    moves: new Map(), // seat -> [{from, to, since}]: elephants moved lately (they walk)
     views: new Map(), // seat -> kept viewBox across redraws
     showLog: false,
     zoomSeat: null,
