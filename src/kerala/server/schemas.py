@@ -281,6 +281,25 @@ SEAT_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "wrong token"},
     409: {"model": ErrorOut, "description": "stale, duplicate, out of turn"},
 }
+#: The refusal of every route that counts requests against a rate (``rate_limit`` in deps.py).
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "too many requests: Retry-After says when to try"},
+}
+#: The refusals of the analysis routes: a game not over yet, and the quotas (docs/security.md).
+ANALYSIS_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    409: {"model": ErrorOut, "description": "the game is not over"},
+    **RATE_LIMITED,
+}
+#: The refusals of the account routes: a session is needed, state changes must come from this
+#: site, and sign-up and sign-in are rate-limited (429 with ``Retry-After``).
+ACCOUNT_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    401: {"model": ErrorOut, "description": "not signed in, or wrong credentials"},
+    403: {"model": ErrorOut, "description": "not from this site (CSRF), or not allowed"},
+    409: {"model": ErrorOut, "description": "handle taken, or a conflicting state"},
+    429: {"model": ErrorOut, "description": "too many requests, or locked after failed sign-ins"},
+}
 
 
 # -- Accounts (docs/accounts.md) -------------------------------------------------------------

@@ -22,7 +22,7 @@ from kerala.server.domain import SignInFailed
 from kerala.server.ratelimit import FailureCounter, RateLimiter
 from kerala.server.routes.deps import GameIdDep, SettingsDep, rate_limit
 from kerala.server.schemas import (
-    ERRORS,
+    ACCOUNT_ERRORS,
     AccountDelete,
     Ceremony,
     HeldSeats,
@@ -156,7 +156,7 @@ async def me(current: CurrentDep, accounts: AccountsDep) -> Response:
     "/signup",
     status_code=201,
     response_model=Me,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[rate_limit("signup"), FromThisSite],
 )
 async def sign_up(
@@ -177,7 +177,7 @@ def _failures(request: Request) -> FailureCounter:
 @router.post(
     "/signin",
     response_model=Me,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[rate_limit("signin"), FromThisSite],
 )
 async def sign_in(
@@ -201,7 +201,7 @@ async def sign_in(
     return await _signed_in_answer(request, accounts, settings, signed, 200)
 
 
-@router.post("/signout", status_code=204, responses=ERRORS)
+@router.post("/signout", status_code=204, responses=ACCOUNT_ERRORS)
 async def sign_out(request: Request, current: ChangingDep, accounts: AccountsDep) -> Response:
     """End this session: its cookie stops working everywhere at once."""
     await run_in_threadpool(accounts.sign_out, current.cookie)
@@ -210,7 +210,7 @@ async def sign_out(request: Request, current: ChangingDep, accounts: AccountsDep
     return response
 
 
-@router.post("/signout-everywhere", status_code=204, responses=ERRORS)
+@router.post("/signout-everywhere", status_code=204, responses=ACCOUNT_ERRORS)
 async def sign_out_everywhere(
     request: Request, current: ChangingDep, accounts: AccountsDep
 ) -> Response:
@@ -221,7 +221,7 @@ async def sign_out_everywhere(
     return response
 
 
-@router.post("/password", status_code=204, responses=ERRORS)
+@router.post("/password", status_code=204, responses=ACCOUNT_ERRORS)
 async def set_password(
     body: PasswordSet, request: Request, current: ChangingDep, accounts: AccountsDep
 ) -> Response:
@@ -244,7 +244,7 @@ async def set_password(
 @router.post(
     "/passkeys/register/begin",
     response_model=Ceremony,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[rate_limit("signup"), FromThisSite],
 )
 async def passkey_register_begin(
@@ -273,7 +273,7 @@ async def passkey_register_begin(
 
 @router.post(
     "/passkeys/register/finish",
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[FromThisSite],
 )
 async def passkey_register_finish(
@@ -297,7 +297,7 @@ async def passkey_register_finish(
 @router.post(
     "/passkeys/signin/begin",
     response_model=Ceremony,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[rate_limit("signin"), FromThisSite],
 )
 async def passkey_signin_begin(
@@ -312,7 +312,7 @@ async def passkey_signin_begin(
 @router.post(
     "/passkeys/signin/finish",
     response_model=Me,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[rate_limit("signin"), FromThisSite],
 )
 async def passkey_signin_finish(
@@ -333,7 +333,7 @@ async def passkey_signin_finish(
 # -- seats, games, data ------------------------------------------------------------------
 
 
-@router.post("/seats", status_code=204, responses=ERRORS)
+@router.post("/seats", status_code=204, responses=ACCOUNT_ERRORS)
 async def hold_seat(body: SeatHold, current: ChangingDep, accounts: AccountsDep) -> Response:
     """Hold a seat by account, with the seat's token (an invite link's, or this tab's): the
     game then opens as that seat wherever you are signed in."""
@@ -341,7 +341,7 @@ async def hold_seat(body: SeatHold, current: ChangingDep, accounts: AccountsDep)
     return Response(status_code=204)
 
 
-@router.get("/games", response_model=MyGames, responses=ERRORS, dependencies=[FromThisSite])
+@router.get("/games", response_model=MyGames, responses=ACCOUNT_ERRORS, dependencies=[FromThisSite])
 async def my_games(current: SignedInDep, accounts: AccountsDep) -> Response:
     """Your games: your turn first, then those under way, then the finished."""
     games = await run_in_threadpool(accounts.my_games, current.account)
@@ -351,7 +351,7 @@ async def my_games(current: SignedInDep, accounts: AccountsDep) -> Response:
 @router.get(
     "/games/{game_id}/seats",
     response_model=HeldSeats,
-    responses=ERRORS,
+    responses=ACCOUNT_ERRORS,
     dependencies=[FromThisSite],
 )
 async def held_seats(game_id: GameIdDep, current: SignedInDep, accounts: AccountsDep) -> Response:
@@ -362,7 +362,7 @@ async def held_seats(game_id: GameIdDep, current: SignedInDep, accounts: Account
     return _json({"seats": seats})
 
 
-@router.get("/export", responses=ERRORS, dependencies=[FromThisSite])
+@router.get("/export", responses=ACCOUNT_ERRORS, dependencies=[FromThisSite])
 async def export(current: SignedInDep, accounts: AccountsDep) -> Response:
     """Everything stored about your account, and the records of your games, as one JSON file."""
     doc = await run_in_threadpool(accounts.export, current.account)
@@ -376,7 +376,7 @@ async def export(current: SignedInDep, accounts: AccountsDep) -> Response:
     )
 
 
-@router.delete("", status_code=204, responses=ERRORS)
+@router.delete("", status_code=204, responses=ACCOUNT_ERRORS)
 async def delete_account(
     body: AccountDelete, request: Request, current: ChangingDep, accounts: AccountsDep
 ) -> Response:

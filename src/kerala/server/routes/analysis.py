@@ -46,7 +46,7 @@ from kerala.server.advice import ANALYSIS, Advice, Closed
 from kerala.server.errors import ApiError
 from kerala.server.routes.clients import client_address
 from kerala.server.routes.deps import BotsDep, GameIdDep, ServiceDep, rate_limit
-from kerala.server.schemas import ERRORS
+from kerala.server.schemas import ANALYSIS_ERRORS, ERRORS
 
 log = logging.getLogger("kerala.server.analysis")
 
@@ -230,7 +230,7 @@ def _finished_points(
     "/games/{game_id}/analysis",
     status_code=202,
     response_model=AnalysisJobOut,
-    responses=ERRORS,
+    responses=ANALYSIS_ERRORS,
     dependencies=[rate_limit("analysis")],
 )
 async def analyse_game(
@@ -266,7 +266,7 @@ async def analyse_game(
     "/records/analysis",
     status_code=202,
     response_model=AnalysisJobOut,
-    responses=ERRORS,
+    responses=ANALYSIS_ERRORS,
     dependencies=[rate_limit("analysis")],
 )
 async def analyse_record(

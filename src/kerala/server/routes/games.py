@@ -31,6 +31,7 @@ from kerala.server.routes.deps import (
 )
 from kerala.server.schemas import (
     ERRORS,
+    RATE_LIMITED,
     SEAT_ERRORS,
     BotLevel,
     BotLevels,
@@ -128,7 +129,7 @@ def bots(service: ServiceDep, settings: SettingsDep) -> BotLevels:
     "/games",
     status_code=201,
     response_model=GameCreated,
-    responses=ERRORS,
+    responses={**ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("create")],
 )
 async def create_game(
@@ -235,7 +236,7 @@ async def get_game(game_id: GameIdDep, service: ServiceDep, token: TokenDep) -> 
 @router.post(
     "/games/{game_id}/decisions",
     response_model=Game,
-    responses=SEAT_ERRORS,
+    responses={**SEAT_ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("decide")],
 )
 async def submit_decision(
@@ -300,7 +301,7 @@ def server_time(service: ServiceDep) -> dict[str, str]:
 @router.post(
     "/games/{game_id}/hint",
     response_model=Hints,
-    responses=SEAT_ERRORS,
+    responses={**SEAT_ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("hint")],
 )
 async def hint(

@@ -18,7 +18,15 @@ from kerala.server.routes.deps import (
     SettingsDep,
     rate_limit,
 )
-from kerala.server.schemas import SEAT_ERRORS, Game, HandOver, Joined, Rematch, SeatJoin
+from kerala.server.schemas import (
+    RATE_LIMITED,
+    SEAT_ERRORS,
+    Game,
+    HandOver,
+    Joined,
+    Rematch,
+    SeatJoin,
+)
 from kerala.server.wire import dumpb
 
 router = APIRouter(prefix="/api/games", tags=["lobby"])
@@ -39,7 +47,7 @@ def _json(data: Any) -> Response:
 @router.post(
     "/{game_id}/seats/{seat}/join",
     response_model=Joined,
-    responses=SEAT_ERRORS,
+    responses={**SEAT_ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("seat")],
 )
 async def join(
@@ -97,7 +105,7 @@ async def start(
 @router.post(
     "/{game_id}/rematch",
     response_model=Rematch,
-    responses=SEAT_ERRORS,
+    responses={**SEAT_ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("create")],
 )
 async def rematch(
