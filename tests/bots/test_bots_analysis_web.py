@@ -62,6 +62,18 @@ def test_analyse_button_marks_the_planted_blunder(
     # Progress is shown while the bot workers review the decisions.
     page.wait_for_selector('#analysis[data-status="running"]', state="attached")
     page.wait_for_selector('#analysis[data-status="done"]', timeout=180000)
+    # The judge is named in player words, not by its spec.
+    status = page.inner_text("#analysis-status")
+    assert "expert" in status and "clock=" not in status and "time=" not in status
+    # The costliest decisions come first, under the player's summary line: the planted pass
+    # among them, and a click goes to its step.
+    worst = page.locator('#analysis-summary li[data-seat="0"] .analysis-worst button')
+    assert 1 <= worst.count() <= 3
+    assert worst.first.get_attribute("data-flag") == "blunder"
+    page.locator(f'.analysis-worst button[data-at="{at + 1}"]').click()
+    wait_at(page, at + 1)
+    page.click("#replay-prev")
+    wait_at(page, at)
     # The planted pass is marked on the timeline as a blunder; clicking it goes to that step.
     mark = page.locator(f'#analysis-timeline .analysis-mark[data-at="{at + 1}"]')
     assert mark.get_attribute("data-flag") == "blunder"
@@ -70,6 +82,8 @@ def test_analyse_button_marks_the_planted_blunder(
     note = page.locator("#analysis-step")
     assert note.get_attribute("data-flag") == "blunder"
     assert "Better" in note.inner_text()
+    # The figures shown are the ones the flag rests on, and they differ.
+    assert note.get_attribute("data-by") in ("win", "points")
     better = page.inner_text("#analysis-better")
     assert "pass" not in better.lower()
     # ...and the better decision's cell is outlined on the player's board.

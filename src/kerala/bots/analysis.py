@@ -23,7 +23,7 @@ arguments), so that a server can run the points in its bot workers and report pr
 
 >>> from kerala.bots.analysis import THRESHOLDS
 >>> THRESHOLDS["blunder"]
-(0.2, 8.0)
+(0.25, 8.0)
 """
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ from kerala.notation import Record, read_record
 from kerala.views import PlayerView
 
 #: Verdict -> (win chance lost, points lost); a decision gets the worst verdict whose win-chance
-#: *or* points threshold its cost reaches.
+#: *or* points threshold its cost reaches. The win-chance thresholds lie above the search's noise
+#: (two searches of the same decision, benchmarks/analysis_noise.py and docs/bots.md), so that a
+#: flag never rests on chance alone.
 THRESHOLDS: Final[dict[str, tuple[float, float]]] = {
-    "blunder": (0.20, 8.0),
-    "mistake": (0.10, 4.0),
-    "inaccuracy": (0.05, 2.0),
+    "blunder": (0.25, 8.0),
+    "mistake": (0.18, 4.0),
+    "inaccuracy": (0.12, 2.0),
 }
 #: A position whose best win chance is this close to 0 or 1 is decided: points judge there.
 DECIDED: Final = 0.1
@@ -101,7 +103,12 @@ def decision_points(
     return out
 
 
-def verdict(win_cost: float, points_cost: float, best_win: float = 0.5) -> str | None:
+def verdict(
+    win_cost: float,
+    points_cost: float,
+    best_win: float = 0.5,
+    thresholds: Mapping[str, tuple[float, float]] = THRESHOLDS,
+) -> str | None:
     """The flag for a decision's costs (see :data:`THRESHOLDS`), or ``None``.
 
     Points count only in a decided position (the bot's choice wins with a chance of at most
@@ -110,32 +117,75 @@ def verdict(win_cost: float, points_cost: float, best_win: float = 0.5) -> str |
     that a decision the search likes as well as its own choice is not flagged for points.
     """
     decided = best_win <= DECIDED or best_win >= 1 - DECIDED
-    for name, (w, p) in THRESHOLDS.items():
+    for name, (w, p) in thresholds.items():
         if win_cost >= w or (decided and points_cost >= p):
             return name
     return None
 
 
-def review_point(point: DecisionPoint, budget: float, seed: int | None = None) -> dict[str, Any]:
-    """Judge one decision (runs the search for ``budget`` CPU seconds); a JSON object."""
-    view, legal, played = point.view, list(point.legal), point.played
+@dataclass(frozen=True)
+class Search:
+    """One search's judgement of a decision: the bot's choice and the two win chances."""
+
+    ranked: tuple[tuple[Decision, float, int], ...]
+    best: Decision
+    best_win: float
+    played_win: float
+
+    @property
+    def cost(self) -> float:
+        """The win chance the decision played lost against the bot's choice (>= 0)."""
+        return max(0.0, self.best_win - self.played_win)
+
+
+def search_point(point: DecisionPoint, budget: float, seed: int | None = None) -> Search:
+    """The ``expert`` search on one decision (``budget`` CPU seconds), the played one in focus."""
+    played = point.played
     bot = make_bot(f"expert:time={budget}:clock=cpu", seed=seed)
     assert isinstance(bot, ExpertBot)
-    ranked = bot.search(view, legal, focus=[played])
+    ranked = tuple(bot.search(point.view, list(point.legal), focus=[played]))
     best, best_win, _ = ranked[0]
     played_win = next((v for d, v, n in ranked if d == played and n > 0), None)
     if played_win is None:  # only when the search ran no iteration at all
         played_win = best_win if best == played else 0.0
     if best == played:
         played_win = best_win
-    points = score_decisions(view, legal)
+    return Search(ranked, best, best_win, played_win)
+
+
+def confirmed_cost(first: float, second: float) -> float:
+    """The win-chance cost a flag is judged on, from two independent searches.
+
+    The mean of the two when the second finds less (it halves the variance of the search's
+    noise, docs/bots.md), never more than the first: the figures shown are the first search's,
+    and a flag must never claim more than they show.
+    """
+    return min(first, (first + second) / 2)
+
+
+def review_point(point: DecisionPoint, budget: float, seed: int | None = None) -> dict[str, Any]:
+    """Judge one decision (runs the search for ``budget`` CPU seconds); a JSON object.
+
+    A decision that the first search would flag is searched once more with another seed, and
+    flagged on :func:`confirmed_cost`: a flag then has to survive two independent searches.
+    """
+    legal, played = list(point.legal), point.played
+    first = search_point(point, budget, seed)
+    best, best_win, played_win = first.best, first.best_win, first.played_win
+    points = score_decisions(point.view, legal)
     best_pts = points[legal.index(best)]
     played_pts = points[legal.index(played)]
-    win_cost = max(0.0, best_win - played_win)
+    win_cost = first.cost
     pts_cost = max(0.0, best_pts - played_pts)
+    flag = verdict(win_cost, pts_cost, best_win) if best != played else None
+    judged = win_cost
+    if flag is not None and win_cost >= THRESHOLDS["inaccuracy"][0]:
+        again = search_point(point, budget, None if seed is None else seed + 7919)
+        judged = confirmed_cost(win_cost, again.cost)
+        flag = verdict(judged, pts_cost, best_win)
     top = [
         {"decision": d.to_json(), "win": round(v, 4), "visits": n}
-        for d, v, n in ranked[:3]
+        for d, v, n in first.ranked[:3]
         if n > 0
     ]
     return {
@@ -147,9 +197,18 @@ def review_point(point: DecisionPoint, budget: float, seed: int | None = None) -
         "win": {"played": round(played_win, 4), "best": round(best_win, 4)},
         "points": {"played": round(played_pts, 2), "best": round(best_pts, 2)},
         "cost": {"win": round(win_cost, 4), "points": round(pts_cost, 2)},
-        "flag": verdict(win_cost, pts_cost, best_win) if best != played else None,
+        "flag": flag,
+        "by": None if flag is None else flagged_by(judged, pts_cost, best_win),
         "top": top,
     }
+
+
+def flagged_by(win_cost: float, points_cost: float, best_win: float) -> str:
+    """Which figure a flag rests on: ``"win"`` (the win chance) or ``"points"``."""
+    name = verdict(win_cost, 0.0, best_win)
+    if name is not None and name == verdict(win_cost, points_cost, best_win):
+        return "win"
+    return "points"
 
 
 def summarize(decisions: Sequence[Mapping[str, Any]], seats: Sequence[int]) -> dict[str, Any]:
@@ -225,10 +284,14 @@ __all__ = [
     "THRESHOLDS",
     "AnalysisError",
     "DecisionPoint",
+    "Search",
     "analyse",
+    "confirmed_cost",
     "decision_points",
     "extend_record",
+    "flagged_by",
     "make_analysis",
     "review_point",
+    "search_point",
     "verdict",
 ]

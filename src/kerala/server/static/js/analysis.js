@@ -114,13 +114,32 @@ function timeline(st, go, analysis) {
   return bar;
 }
 
-function summary(st, analysis) {
+const SEVERITY = { blunder: 3, mistake: 2, inaccuracy: 1 };
+
+// The few decisions that mattered, first: a seat's costliest flagged decisions, worst first.
+function costliest(analysis, seat, k = 3) {
+  return analysis.decisions
+    .filter((d) => d.flag && d.seat === seat)
+    .sort((a, b) => SEVERITY[b.flag] - SEVERITY[a.flag] || b.cost.win - a.cost.win || b.cost.points - a.cost.points)
+    .slice(0, k);
+}
+
+// The judging bot in player words ("expert, 0.2 s a decision"), from its spec.
+function botName(analysis) {
+  const [level, ...opts] = String(analysis.bot || "").split(":");
+  const time = (opts.find((o) => o.startsWith("time=")) || "").slice(5);
+  const name = t(`level.${level}`);
+  return time ? t("analysis.botName", { level: name, time }) : name;
+}
+
+function summary(st, go, analysis) {
   const n = names(st);
   return h(
     "ul",
     { class: "analysis-summary", id: "analysis-summary" },
-    Object.entries(analysis.summary).map(([seat, s]) =>
-      h(
+    Object.entries(analysis.summary).map(([seat, s]) => {
+      const worst = costliest(analysis, Number(seat));
+      return h(
         "li",
         { "data-seat": seat },
         t("analysis.summary", {
@@ -131,26 +150,45 @@ function summary(st, analysis) {
           mistakes: s.mistakes,
           inaccuracies: s.inaccuracys,
         }),
-      ),
-    ),
+        worst.length
+          ? h(
+              "ol",
+              { class: "analysis-worst", "aria-label": t("analysis.worstTitle") },
+              worst.map((d) =>
+                h(
+                  "li",
+                  {},
+                  h(
+                    "button",
+                    { type: "button", class: "small", "data-at": d.at + 1, "data-flag": d.flag, onclick: () => go(d.at + 1) },
+                    t("analysis.worst", { flag: flagWord(d.flag), n: d.at + 1 }),
+                  ),
+                ),
+              ),
+            )
+          : "",
+      );
+    }),
   );
 }
 
+// A flagged decision names a better one by the figure its flag rests on, so that the
+// figures shown always differ; an unflagged one that the bot would not have played is
+// called close, with no claim that it was worse.
 function stepNote(st, analysis) {
   const d = analysis.decisions.find((x) => x.at + 1 === st.at);
   if (!d) return h("p", { id: "analysis-step", class: "muted" }, t("analysis.noReview"));
   const who = names(st)[d.seat] ?? t("words.seat", { n: d.seat + 1 });
   if (JSON.stringify(d.played) === JSON.stringify(d.best))
     return h("p", { id: "analysis-step", "data-flag": "" }, t("analysis.agreed", { name: who, win: pct(d.win.best) }));
-  const flag = d.flag ? `${flagWord(d.flag)}. ` : "";
-  return h(
-    "p",
-    { id: "analysis-step", "data-flag": d.flag || "" },
-    flag,
-    t("analysis.better"),
-    h("strong", { id: "analysis-better" }, decisionWords(d.best, who)),
-    t("analysis.cost", { best: pct(d.win.best), played: pct(d.win.played), points: d.cost.points.toFixed(1) }),
-  );
+  const better = h("strong", { id: "analysis-better" }, decisionWords(d.best, who));
+  const win = { best: pct(d.win.best), played: pct(d.win.played) };
+  if (!d.flag) return h("p", { id: "analysis-step", "data-flag": "" }, t("analysis.close"), better, t("analysis.closeWhy", win));
+  const byPoints = d.by ? d.by === "points" : win.best === win.played;
+  const figures = byPoints
+    ? t("analysis.costPoints", { best: d.points.best.toFixed(1), played: d.points.played.toFixed(1) })
+    : t("analysis.costWin", win);
+  return h("p", { id: "analysis-step", "data-flag": d.flag, "data-by": byPoints ? "points" : "win" }, `${flagWord(d.flag)}. `, t("analysis.better"), better, figures);
 }
 
 function cellOf(d) {
@@ -211,8 +249,8 @@ function draw(page, st, go) {
     const flagged = a.analysis.decisions.filter((d) => d.flag);
     const next = flagged.find((d) => d.at + 1 > st.at) || flagged[0];
     parts.push(
-      h("p", { id: "analysis-status" }, t("analysis.done", { n: flagged.length, bot: a.analysis.bot })),
-      summary(st, a.analysis),
+      h("p", { id: "analysis-status" }, t("analysis.done", { n: flagged.length, bot: botName(a.analysis) })),
+      summary(st, go, a.analysis),
       timeline(st, go, a.analysis),
       next ? h("button", { type: "button", id: "analysis-next", onclick: () => go(next.at + 1) }, t("analysis.next")) : "",
       stepNote(st, a.analysis),
