@@ -414,3 +414,32 @@ def accepted(s: GameState, candidates: Iterable[Decision]) -> set[Decision]:
 
 def is_decision_point(s: GameState) -> bool:
     return s.phase in (Phase.PLACE, Phase.FOLLOW_UP)
+
+
+def with_hidden(
+    s: GameState,
+    *,
+    removed: Iterable[TileType] | None = None,
+    bag: Iterable[TileType] | None = None,
+    rng: random.Random | None = None,
+) -> GameState:
+    """A copy of ``s`` with another hidden part (the engine keeps it private, so the copy is
+    made by the one constructor, as :meth:`GameState.copy` does)."""
+    return GameState(
+        s.colors,
+        s.tileset,
+        s.removal,
+        s.to_remove,
+        removed=s.removed if removed is None else removed,
+        removal_known=s.removal_known,
+        pool=s.pool,
+        bag=s.bag if bag is None else bag,
+        grounds=s.grounds,
+        round=s.round,
+        turn=s.turn,
+        display=s.display,
+        phase=s.phase,
+        pending=s.pending,
+        log=s.log,
+        rng=rng,
+    )

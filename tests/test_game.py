@@ -118,7 +118,7 @@ def test_s3_chosen_removal_is_validated() -> None:
     colors = ["blue", "red"]
     ok = removal_for(colors)
     s = new_game(colors, removal="chosen", removed=ok)
-    assert s.removed == ok and s.phase == Phase.DRAW
+    assert s.removed == tuple(ok) and s.phase == Phase.DRAW
     with pytest.raises(SetupError, match="S3: 2 players remove exactly 20 tiles, 19"):
         new_game(colors, removal="chosen", removed=ok[:19])
     with pytest.raises(SetupError, match="S3: blue:e1 is of a color a player plays"):
@@ -138,7 +138,7 @@ def test_s3_chosen_removal_is_validated() -> None:
 
 def test_s3_chosen_removal_with_five_players_is_empty() -> None:
     s = new_game(COLORS, removal="chosen", removed=[])
-    assert s.removed == [] and len(s.bag) == 100
+    assert s.removed == () and s.bag_size == 100
 
 
 # -- S4 the bag --------------------------------------------------------------------------
@@ -389,7 +389,7 @@ def test_g3_left_over_display_tiles_leave_the_game() -> None:
 def test_g4_game_ends_when_the_bag_is_empty_at_round_end(n: int) -> None:
     s = play_random(40 + n, COLORS[:n])
     assert s.is_over() and s.current_player == TERMINAL and s.to_move is None
-    assert s.bag == [] and s.display == []
+    assert s.bag == () and s.display == []
     rounds = {2: 40, 3: 30, 4: 24, 5: 20}[n]
     assert len(s.history()) == rounds and s.round == rounds - 1
     assert s.legal_decisions() == []

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from enginelib import random_line, removal_for, state_after
+from enginelib import random_line, removal_for, state_after, with_hidden
 from kerala.game import GameState, Phase, new_game
 from kerala.tiles import load_tileset, tile
 from kerala.views import PlayerView, sample_state, view_from_json
@@ -41,17 +41,17 @@ def midgame(seed: int, colors: list[str], stop: int = 25) -> GameState:
 
 def hidden_variant(s: GameState) -> GameState:
     """The same public position with other hidden facts: bag order, removed tiles, RNG."""
-    t = s.copy(with_rng=False)
-    t.use_rng(random.Random(12345))
-    random.Random(1).shuffle(t.bag)
-    players = set(t.colors)
-    for i, r in enumerate(t.removed):
-        j = next((j for j, b in enumerate(t.bag) if b.color not in players and b is not r), None)
+    removed, bag = list(s.removed), list(s.bag)
+    random.Random(1).shuffle(bag)
+    players = set(s.colors)
+    for i, r in enumerate(removed):
+        j = next((j for j, b in enumerate(bag) if b.color not in players and b is not r), None)
         if j is not None:
-            t.removed[i], t.bag[j] = t.bag[j], t.removed[i]
+            removed[i], bag[j] = bag[j], removed[i]
             break
     else:
         raise AssertionError("no unplayed tile in the bag to swap")
+    t = with_hidden(s, removed=removed, bag=bag, rng=random.Random(12345))
     assert Counter(t.removed) != Counter(s.removed)
     return t
 
@@ -215,4 +215,4 @@ def test_sample_state_at_follow_up_and_during_removal() -> None:
     assert d.phase == Phase.REMOVAL
     d.advance_chance(random.Random(1))
     assert len(d.removed) == 10 and len(d.bag) + len(d.display) == 90
-    assert tile("purple:e1") in d.removed + d.bag + d.display
+    assert tile("purple:e1") in d.removed + d.bag + tuple(d.display)

@@ -327,8 +327,14 @@ class Outcome:
 class GameState:
     """The whole state of one game, hidden information included. See the module docstring."""
 
+    # The hidden part (bag order, the pool of the removal, the removed tiles, the RNG of the
+    # chance nodes) is private: read through the properties below, changed only by the
+    # engine's own methods (apply, advance_chance, redrawn, use_rng).
     __slots__ = (
-        "bag",
+        "_bag",
+        "_pool",
+        "_removed",
+        "_rng",
         "colors",
         "display",
         "grounds",
@@ -336,11 +342,8 @@ class GameState:
         "n",
         "pending",
         "phase",
-        "pool",
         "removal",
         "removal_known",
-        "removed",
-        "rng",
         "round",
         "tileset",
         "to_remove",
@@ -351,11 +354,11 @@ class GameState:
     colors: tuple[str, ...]
     n: int
     removal: str
-    removed: list[TileType]
+    _removed: list[TileType]
     removal_known: bool
     to_remove: int
-    pool: list[TileType]
-    bag: list[TileType]
+    _pool: list[TileType]
+    _bag: list[TileType]
     grounds: list[Grounds]
     round: int
     turn: int
@@ -363,7 +366,7 @@ class GameState:
     phase: Phase
     pending: str | None
     log: list[TileType | Decision]
-    rng: random.Random | None
+    _rng: random.Random | None
 
     def __init__(
         self,
@@ -396,10 +399,10 @@ class GameState:
         self.tileset = tileset
         self.removal = removal
         self.to_remove = to_remove
-        self.removed = list(removed)
+        self._removed = list(removed)
         self.removal_known = removal_known
-        self.pool = list(pool)
-        self.bag = list(bag)
+        self._pool = list(pool)
+        self._bag = list(bag)
         if grounds is None:
             self.grounds = [Grounds.start(c) for c in self.colors]
         else:
@@ -410,7 +413,34 @@ class GameState:
         self.phase = phase
         self.pending = pending
         self.log = list(log)
-        self.rng = rng
+        self._rng = rng
+
+    # -- the hidden part, read only ----------------------------------------------------
+
+    @property
+    def bag(self) -> tuple[TileType, ...]:
+        """The bag in drawing order (hidden from every seat, I2: views show only its size)."""
+        return tuple(self._bag)
+
+    @property
+    def bag_size(self) -> int:
+        """How many tiles are in the bag (what every seat may know)."""
+        return len(self._bag)
+
+    @property
+    def pool(self) -> tuple[TileType, ...]:
+        """The tiles the removal draws from (S3), until it is done; empty afterwards."""
+        return tuple(self._pool)
+
+    @property
+    def removed(self) -> tuple[TileType, ...]:
+        """The tiles removed at setup (S3; hidden from every seat under random removal)."""
+        return tuple(self._removed)
+
+    @property
+    def rng(self) -> random.Random | None:
+        """The RNG that draws the chance nodes (:meth:`use_rng` sets it), or ``None``."""
+        return self._rng
 
     # -- who is to act -----------------------------------------------------------------
 
@@ -446,9 +476,9 @@ class GameState:
     def chance_outcomes(self) -> list[tuple[TileType, float]]:
         """At a chance node, each tile type that can come next with its probability."""
         if self.phase == _REMOVAL:
-            src = self.pool
+            src = self._pool
         elif self.phase == _DRAW:
-            src = self.bag
+            src = self._bag
         else:
             return []
         counts = Counter(src)
@@ -461,9 +491,9 @@ class GameState:
         Raises :class:`IllegalDrawError` if the bag (or the removal pool) holds no such tile.
         """
         if self.phase == _REMOVAL:
-            src = self.pool
+            src = self._pool
         elif self.phase == _DRAW:
-            src = self.bag
+            src = self._bag
         else:
             raise IllegalDrawError("no draw is due: the state waits for a player's decision")
         try:
@@ -477,7 +507,7 @@ class GameState:
 
     def sample_draw(self, rng: random.Random) -> TileType:
         """Draw a uniformly random tile at this chance node using ``rng`` and apply it."""
-        src = self.pool if self.phase == _REMOVAL else self.bag
+        src = self._pool if self.phase == _REMOVAL else self._bag
         if self.phase > _DRAW or not src:
             raise IllegalDrawError("no draw is due")
         i = int(rng.random() * len(src))
@@ -489,7 +519,7 @@ class GameState:
 
     def advance_chance(self, rng: random.Random | None = None) -> None:
         """Resolve chance nodes until a player must decide (or the game is over)."""
-        r = rng if rng is not None else self.rng
+        r = rng if rng is not None else self._rng
         if r is None:
             raise IllegalDrawError("no RNG to draw with: pass one, or create the game with a seed")
         while self.phase < _PLACE:
@@ -497,10 +527,10 @@ class GameState:
 
     def _after_draw(self, t: TileType) -> None:
         if self.phase == _REMOVAL:
-            self.removed.append(t)
-            if len(self.removed) == self.to_remove:
-                self.bag.extend(self.pool)
-                self.pool = []
+            self._removed.append(t)
+            if len(self._removed) == self.to_remove:
+                self._bag.extend(self._pool)
+                self._pool = []
                 self.phase = _DRAW
             return
         self.display.append(t)
@@ -666,7 +696,7 @@ class GameState:
             return
         # G3: tiles left in the display leave the game.
         self.display.clear()
-        if not self.bag:
+        if not self._bag:
             self.turn = turn
             self.phase = _OVER  # G4
         else:
@@ -679,18 +709,18 @@ class GameState:
     def copy(self, with_rng: bool = True) -> GameState:
         """An independent copy (for search). ``with_rng=False`` leaves the copy without RNG."""
         rng = None
-        if with_rng and self.rng is not None:
+        if with_rng and self._rng is not None:
             rng = random.Random()
-            rng.setstate(self.rng.getstate())
+            rng.setstate(self._rng.getstate())
         return GameState(
             self.colors,
             self.tileset,
             self.removal,
             self.to_remove,
-            removed=self.removed,
+            removed=self._removed,
             removal_known=self.removal_known,
-            pool=self.pool,
-            bag=self.bag,
+            pool=self._pool,
+            bag=self._bag,
             grounds=self.grounds,
             round=self.round,
             turn=self.turn,
@@ -721,7 +751,7 @@ class GameState:
             raise ValueError(f"seat {seat} is not in this {self.n}-player game")
         # The bag count is public; under random removal it is only known once removal is done,
         # and then it is the bag's size. During removal the view shows the bag that will be.
-        bag_count = len(self.bag) + len(self.pool) - (self.to_remove - len(self.removed))
+        bag_count = len(self._bag) + len(self._pool) - (self.to_remove - len(self._removed))
         grounds = []
         for g in self.grounds:
             stacks = tuple(sorted((cell(k), s) for k, s in g.stacks.items()))
@@ -733,7 +763,7 @@ class GameState:
             tileset=self.tileset.name,
             tileset_counts=tuple(self.tileset.counts.items()),
             removal=self.removal,
-            removed=tuple(self.removed) if self.removal == "chosen" else None,
+            removed=tuple(self._removed) if self.removal == "chosen" else None,
             to_remove=self.to_remove,
             grounds=tuple(grounds),
             display=tuple(self.display),
@@ -766,10 +796,10 @@ class GameState:
             self.tileset,
             self.removal,
             self.to_remove,
-            Counter(self.removed),
+            Counter(self._removed),
             self.removal_known,
-            Counter(self.pool),
-            Counter(self.bag),
+            Counter(self._pool),
+            Counter(self._bag),
             [(g.color, g.stacks, g.elephants, g.passes) for g in self.grounds],
             self.round,
             self.turn,
@@ -793,7 +823,7 @@ class GameState:
             self.log,
             tileset=self.tileset,
             removal=self.removal,
-            removed=self.removed,
+            removed=self._removed,
             removal_known=self.removal_known,
             upto=k,
         )
@@ -825,7 +855,7 @@ class GameState:
             raise IndexError("no decision to undo: the game has none yet")
         back = self.after(len(decisions) - 1)
         for name in GameState.__slots__:
-            if name != "rng":
+            if name != "_rng":
                 setattr(self, name, getattr(back, name))
         return decisions[-1]
 
@@ -862,16 +892,16 @@ class GameState:
         """
         s = self.copy(with_rng=False)
         if self.phase != Phase.REMOVAL and s.to_remove:
-            s.removed, s.bag = self.hidden_redrawn(rng)
+            s._removed, s._bag = self.hidden_redrawn(rng)
         return s
 
     def hidden_redrawn(self, rng: random.Random) -> tuple[list[TileType], list[TileType]]:
         """The removed tiles and the bag of :meth:`redrawn`, without copying the state (for a
         search that needs only the bag); this state is unchanged."""
         played = set(self.colors)
-        pool = list(self.removed)
+        pool = list(self._removed)
         keep: list[TileType] = []
-        for t in self.bag:
+        for t in self._bag:
             (keep if t.color in played else pool).append(t)
         rng.shuffle(pool)
         k = self.to_remove
@@ -880,7 +910,7 @@ class GameState:
 
     def use_rng(self, rng: random.Random | None) -> None:
         """Draw the chance nodes from now on with ``rng`` (``None``: only imposed draws)."""
-        self.rng = rng
+        self._rng = rng
 
     def parse_decision(self, text: str) -> Decision:
         """The legal decision written ``text`` in the short text form (``str(decision)``).
@@ -918,7 +948,7 @@ class GameState:
     def __repr__(self) -> str:
         return (
             f"<GameState {self.n} players, round {self.round}, turn {self.turn}, "
-            f"phase {self.phase.name}, bag {len(self.bag)}>"
+            f"phase {self.phase.name}, bag {len(self._bag)}>"
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from enginelib import with_hidden
 from kerala.bots import make_bot
 from kerala.game import GameState, Phase, new_game
 from kerala.tiles import TileType
@@ -40,24 +41,24 @@ def hidden_twin(state: GameState, seed: int = 99) -> GameState:
     The bag is shuffled differently and, under random removal, removed tiles are swapped
     with bag tiles of unplayed colors of another type.
     """
-    twin = state.copy(with_rng=False)
     rng = random.Random(seed)
-    played = set(twin.colors)
+    played = set(state.colors)
+    removed, bag = list(state.removed), list(state.bag)
     swaps = 0
-    if twin.removal == "random":
-        for i, t in enumerate(twin.removed):
-            for j, b in enumerate(twin.bag):
+    if state.removal == "random":
+        for i, t in enumerate(removed):
+            for j, b in enumerate(bag):
                 if b.color not in played and b is not t:
-                    twin.removed[i], twin.bag[j] = b, t
+                    removed[i], bag[j] = b, t
                     swaps += 1
                     break
             if swaps >= 5:
                 break
     while True:
-        rng.shuffle(twin.bag)
-        if twin.bag != state.bag or len(set(twin.bag)) < 2:
+        rng.shuffle(bag)
+        if tuple(bag) != state.bag or len(set(bag)) < 2:
             break
-    return twin
+    return with_hidden(state, removed=removed, bag=bag)
 
 
 def tile_counts(tiles: list[TileType]) -> dict[str, int]:

@@ -186,9 +186,9 @@ class ExpertBot(MCTSBot):
             st = ends[d][1]
             assert st is not None
             states.append(st)
-        if len(states[0].bag) < n:  # no next round: the bag runs out at a round's end (S4)
+        if states[0].bag_size < n:  # no next round: the bag runs out at a round's end (S4)
             return self._ranked(ranked1, ends, {}, order)
-        nxt = _NextRound(states, me, (len(states[0].bag) - n) / total, w)
+        nxt = _NextRound(states, me, (states[0].bag_size - n) / total, w)
         m = len(top)
         wins = [0.0] * m
         zs = [0.0] * m
@@ -198,8 +198,9 @@ class ExpertBot(MCTSBot):
         # Only the bag is needed: under hidden removal it is redrawn, not the whole state.
         redraw = hidden_removal and base.phase != Phase.REMOVAL
         out_of_time = False
+        fixed_bag = base.bag
         while samples < max_samples and not out_of_time:
-            bag = base.hidden_redrawn(rng)[1] if redraw else base.bag
+            bag = base.hidden_redrawn(rng)[1] if redraw else fixed_bag
             shown = rng.sample(bag, n)
             for i in range(m):
                 zs[i] = nxt.margin(i, shown) / temp
@@ -243,7 +244,7 @@ class ExpertBot(MCTSBot):
             if s.phase == Phase.OVER:
                 ends[d] = (self._final_reward(s)[me], None)
                 continue
-            left = len(s.bag) / total
+            left = s.bag_size / total
             ends[d] = (self._soft_reward([evaluate(g, left, w) for g in s.grounds])[me], s)
         return ends
 
@@ -289,7 +290,7 @@ class ExpertBot(MCTSBot):
         base, hidden_removal, ranked_all = self._start(view, legal)
         # The memo keeps the next round's grounds only: the rollouts' later rounds are on
         # grounds that differ from sample to sample (see _after).
-        self._memo_floor = (len(base.bag) - n - 0.5) / played_tiles(base)
+        self._memo_floor = (base.bag_size - n - 0.5) / played_tiles(base)
         cands = ranked_all[: self.candidates]
         for d in focus:
             if d not in cands and d in ranked_all:

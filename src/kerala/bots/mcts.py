@@ -327,7 +327,7 @@ class MCTSBot:
             legal = useful_move_stacks(g, legal)
         if len(legal) == 1:
             return legal
-        left = len(state.bag) / played_tiles(state)
+        left = state.bag_size / played_tiles(state)
         w = self.weights
         vals = []
         for d in legal:
@@ -349,7 +349,7 @@ class MCTSBot:
         g = state.grounds[seat]
         if state.phase == Phase.FOLLOW_UP and type(legal[-1]) is MoveStack:
             legal = useful_move_stacks(g, legal)
-        left = len(state.bag) / played_tiles(state)
+        left = state.bag_size / played_tiles(state)
         w = self.weights
         best = legal[0]
         best_val = -math.inf
@@ -441,8 +441,8 @@ class MCTSBot:
                 while state.phase < Phase.PLACE:
                     state.sample_draw(rng)
                 continue
-            state.apply_unchecked(self._policy(state, prng, len(state.bag) / total))
-        left = len(state.bag) / total
+            state.apply_unchecked(self._policy(state, prng, state.bag_size / total))
+        left = state.bag_size / total
         vals = [evaluate(g, left, self.weights) for g in state.grounds]
         return self._soft_reward(vals)
 
