@@ -41,8 +41,14 @@ def test_changelog_keeps_a_changelog_from_the_packaged_version() -> None:
     text = (ROOT / "CHANGELOG.md").read_text()
     headings = re.findall(r"^## \[([^\]]+)\]", text, re.M)
     assert headings[0] == "Unreleased"
-    assert PYPROJECT["project"]["version"] == "0.1.0"
-    assert re.search(r"^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$", text, re.M)
+    version = PYPROJECT["project"]["version"]
+    assert version == "0.2.0"
+    # The packaged version is the newest release in the changelog, with its date.
+    assert headings[1] == version
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M)
+    # Written for users: the rule fix that changes legal moves comes first.
+    first = text.split(f"## [{version}]", 1)[1].split("\n- ", 1)[1]
+    assert first.startswith("**Rules:")
     for section in re.split(r"^## ", text, flags=re.M)[1:]:
         kinds = re.findall(r"^### (\w+)", section, re.M)
         assert set(kinds) <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
