@@ -44,8 +44,14 @@ def free_port() -> int:
 class Server:
     """The real ``kerala serve`` process; can be killed and started again on the same DB."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(
+        self, db: Path, *, db_url: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
+        """A server on the SQLite file ``db`` (its log beside it), or on ``db_url`` (say a
+        PostgreSQL database shared with other servers), with ``env`` added to its settings."""
         self.db = db
+        self.db_url = db_url if db_url is not None else f"sqlite:///{db}"
+        self.extra_env = dict(env or {})
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -64,6 +70,7 @@ class Server:
                 # are tested over the API (tests/server/test_server_accounts.py).
                 "KERALA_RATE_SIGNUP": "100/minute",
                 "KERALA_RATE_SIGNIN": "100/minute",
+                **self.extra_env,
             }
         )
         with open(self.log, "ab") as log:
@@ -76,7 +83,7 @@ class Server:
                     "--port",
                     str(self.port),
                     "--db",
-                    f"sqlite:///{self.db}",
+                    self.db_url,
                 ],
                 cwd=self.db.parent,
                 stdout=log,

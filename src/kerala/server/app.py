@@ -29,9 +29,11 @@ from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.jsonlimits import JsonGuard
 from kerala.server.protocol import configure as configure_protocol
+from kerala.server.quickmatch import QuickMatch, game_maker, make_queue
 from kerala.server.ratelimit import install as install_rate_limits
 from kerala.server.repository import GameRepository
 from kerala.server.routes import accounts, games, live, lobby, rules, tools, ui
+from kerala.server.routes import quickmatch as quickmatch_routes
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.store import make_engine, migrate
@@ -99,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     announcer.bots_hear(bots.after)
     announcer.cache_hears(service.heard)
 
+    quickmatch = QuickMatch(make_queue(settings), settings, game_maker(service), bots.after)
+
     def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
         try:
             snap, _ = service.get(game_id, None)
@@ -124,12 +128,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await broker.start(announcer.from_others)
         bots.start()  # and resumes the bot turns a stopped server left waiting
         gaps.start()
+        quickmatch.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
             hub.close_all()
+            await quickmatch.close()
             await gaps.close()
             await bots.close()
             await broker.close()
@@ -155,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.broker = broker
     app.state.repo = repo
     app.state.bots = bots
+    app.state.quickmatch = quickmatch
     install_handlers(app)
     install_rate_limits(app, settings)
     app.include_router(games.router)
@@ -165,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(analysis.router)
     app.include_router(rules.router)
     app.include_router(lobby.router)  # open seats, rematch
+    app.include_router(quickmatch_routes.router)
     app.include_router(live.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")

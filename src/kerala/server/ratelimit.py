@@ -70,6 +70,7 @@ ACTION_WORDS = {
     "analysis": "start analyses",
     "signin": "sign in",
     "signup": "make accounts",
+    "quickmatch": "join the quick-match queue",
 }
 
 

@@ -49,6 +49,42 @@ class SeatCreate(_In):
         return self
 
 
+class QuickMatchJoin(_In):
+    #: The player count wanted (2–5).
+    players: int = Field(ge=2, le=5)
+    #: A time control by name: ``none``, ``fast`` (3 min + 5 s), ``realtime`` (10 min + 10 s),
+    #: ``day`` or ``3days`` (correspondence, a day or three a move).
+    control: Literal["none", "fast", "realtime", "day", "3days"] = "realtime"
+    name: str = Field(min_length=1, max_length=4 * MAX_NAME)
+    #: Seconds of waiting after which bots fill the free seats; ``null``: people only.
+    bots_after: float | None = Field(None, ge=5, le=3600)
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        return _printable_name(v)
+
+
+class QuickMatchTicket(BaseModel):
+    ticket: str
+    #: The ticket's secret: ``Authorization: Bearer <secret>`` to ask about it or leave.
+    secret: str
+    status: Literal["waiting"]
+
+
+class QuickMatchStatus(BaseModel):
+    status: Literal["waiting", "matched"]
+    #: Seconds waited so far (or until the game was found).
+    waited: float
+    #: While waiting: how many wait for the same player count and time control, you included.
+    alike: int | None = None
+    #: Once matched: the game, your seat and its token, and how many bots fill the rest.
+    game: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    bots: int | None = None
+
+
 class SeatJoin(_In):
     name: str = Field(min_length=1, max_length=4 * MAX_NAME)
 

@@ -148,6 +148,20 @@ class Settings(BaseSettings):
     #: Seconds between SQLite write-ahead log checkpoints (which truncate the log).
     sqlite_checkpoint: Annotated[float, Field(gt=0, le=3600)] = 30.0
 
+    # -- Quick match (docs/server.md) -------------------------------------------------------
+    #: Seconds between pairing passes (one process of a cluster pairs at a time).
+    quickmatch_interval: Annotated[float, Field(gt=0, le=60)] = 0.5
+    #: Rating points a waiting player's range starts at, widens by each second, and tops out at.
+    quickmatch_window: Annotated[float, Field(ge=0, le=5000)] = 100.0
+    quickmatch_widen: Annotated[float, Field(ge=0, le=5000)] = 10.0
+    quickmatch_widest: Annotated[float, Field(ge=0, le=10000)] = 800.0
+    #: Seconds a ticket stays in the queue without its person asking how it goes.
+    quickmatch_abandon: Annotated[float, Field(ge=5, le=3600)] = 30.0
+    #: Most tickets waiting at once (409 above: the queue is a bounded resource).
+    quickmatch_max_waiting: Annotated[int, Field(ge=1, le=1_000_000)] = 10_000
+    #: Per-client rate of joining the quick-match queue.
+    rate_quickmatch: str = "20/minute;200/hour"
+
     @field_validator(
         "rate_create",
         "rate_seat",
@@ -157,6 +171,7 @@ class Settings(BaseSettings):
         "rate_signin",
         "rate_signup",
         "rate_signin_failures",
+        "rate_quickmatch",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

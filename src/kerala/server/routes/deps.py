@@ -13,6 +13,7 @@ from kerala.server.botrunner import BotRunner
 from kerala.server.errors import ApiError
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.hub import Hub
+from kerala.server.quickmatch import QuickMatch
 from kerala.server.ratelimit import RateLimiter, client_of
 from kerala.server.reads import GameReads
 from kerala.server.repository import GameRepository
@@ -60,6 +61,11 @@ async def get_reads(request: Request) -> GameReads:
 async def get_broker(request: Request) -> Broker:
     broker: Broker = request.app.state.broker
     return broker
+
+
+async def get_quickmatch(request: Request) -> QuickMatch:
+    quick: QuickMatch = request.app.state.quickmatch
+    return quick
 
 
 async def get_token(
@@ -114,6 +120,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 RepoDep = Annotated[GameRepository, Depends(get_repo)]
 ReadsDep = Annotated[GameReads, Depends(get_reads)]
 BrokerDep = Annotated[Broker, Depends(get_broker)]
+QuickMatchDep = Annotated[QuickMatch, Depends(get_quickmatch)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 RequiredTokenDep = Annotated[str, Depends(require_token)]
 GameIdDep = Annotated[str, Path(pattern=GAME_ID_PATTERN, description="game id")]

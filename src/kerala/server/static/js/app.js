@@ -3,6 +3,7 @@
 //   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
+//   /#/play                      play now: the quick-match queue (docs/server.md)
 //   /#/games                     my games (signed in): my turn first, then running, finished
 //   /#/account                   sign in, sign up, passkeys, my data (docs/accounts.md)
 //   /                            home: new game, play against a bot
@@ -131,6 +132,10 @@ async function route() {
     nav = "games";
     const { mountMyGames } = await import("./mygames.js");
     cleanup = mountMyGames(main);
+  } else if (page === "play") {
+    nav = "home";
+    const { mountQuickMatch } = await import("./quickmatch.js");
+    cleanup = mountQuickMatch(main);
   } else if (page === "calc") {
     nav = "calc";
     const { mountCalc } = await import("./calc.js");

@@ -229,6 +229,7 @@ export function mountHome(root) {
           "div",
           { class: "row", style: "justify-content:center" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: st.busy, onclick: quickPlay }, t("home.quick")),
+          h("a", { class: "button big", href: "#/play", id: "play-now-link" }, t("home.playNow")),
           h("label", { class: "muted" }, t("home.botLevel"), quickLevel),
         ),
       ),
