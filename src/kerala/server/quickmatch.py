@@ -53,6 +53,8 @@ class Queue(Protocol):
     """Where the tickets wait and the results are left (one process or shared)."""
 
     async def add(self, ticket: Ticket, secret_hash: str) -> None: ...
+    async def readd(self, ticket: Ticket) -> None: ...
+    async def forget(self, ticket_ids: Sequence[str]) -> None: ...
     async def owner(self, ticket_id: str) -> str | None: ...
     async def seen(self, ticket_id: str, now: float) -> None: ...
     async def remove(self, ticket_ids: Sequence[str]) -> list[str]: ...
@@ -63,7 +65,6 @@ class Queue(Protocol):
     async def size(self) -> int: ...
     async def put_result(self, ticket_id: str, result: dict[str, Any]) -> None: ...
     async def result(self, ticket_id: str) -> dict[str, Any] | None: ...
-    async def drop_result(self, ticket_id: str) -> None: ...
     async def lock(self, holder: str, seconds: float) -> bool: ...
     async def close(self) -> None: ...
 
@@ -72,28 +73,36 @@ class MemoryQueue:
     """The queue of one process."""
 
     def __init__(self) -> None:
-        self.tickets: dict[str, tuple[Ticket, str, float]] = {}
+        self.tickets: dict[str, tuple[Ticket, float]] = {}
+        self.owners: dict[str, str] = {}
         self.results: dict[str, tuple[dict[str, Any], float]] = {}
 
     async def add(self, ticket: Ticket, secret_hash: str) -> None:
-        self.tickets[ticket.id] = (ticket, secret_hash, ticket.since)
+        self.owners[ticket.id] = secret_hash
+        await self.readd(ticket)
+
+    async def readd(self, ticket: Ticket) -> None:
+        self.tickets[ticket.id] = (ticket, time.time())
+
+    async def forget(self, ticket_ids: Sequence[str]) -> None:
+        for i in ticket_ids:
+            self.owners.pop(i, None)
 
     async def owner(self, ticket_id: str) -> str | None:
-        if ticket_id in self.tickets:
-            return self.tickets[ticket_id][1]
-        r = self.results.get(ticket_id)
-        return r[0]["owner"] if r is not None else None
+        if ticket_id in self.owners:
+            return self.owners[ticket_id]
+        r = await self.result(ticket_id)
+        return r["owner"] if r is not None else None
 
     async def seen(self, ticket_id: str, now: float) -> None:
         if ticket_id in self.tickets:
-            t, h, _ = self.tickets[ticket_id]
-            self.tickets[ticket_id] = (t, h, now)
+            self.tickets[ticket_id] = (self.tickets[ticket_id][0], now)
 
     async def remove(self, ticket_ids: Sequence[str]) -> list[str]:
         return [i for i in ticket_ids if self.tickets.pop(i, None) is not None]
 
     async def waiting(self) -> list[tuple[Ticket, float]]:
-        return [(t, seen) for t, _, seen in self.tickets.values()]
+        return list(self.tickets.values())
 
     async def ticket(self, ticket_id: str) -> Ticket | None:
         got = self.tickets.get(ticket_id)
@@ -103,7 +112,7 @@ class MemoryQueue:
         return None  # counted from the tickets themselves
 
     async def count(self, key: str) -> int:
-        return sum(1 for t, _, _ in self.tickets.values() if key_name(t) == key)
+        return sum(1 for t, _ in self.tickets.values() if key_name(t) == key)
 
     async def size(self) -> int:
         return len(self.tickets)
@@ -116,9 +125,6 @@ class MemoryQueue:
     async def result(self, ticket_id: str) -> dict[str, Any] | None:
         r = self.results.get(ticket_id)
         return r[0] if r is not None and r[1] > time.time() else None
-
-    async def drop_result(self, ticket_id: str) -> None:
-        self.results.pop(ticket_id, None)
 
     async def lock(self, holder: str, seconds: float) -> bool:
         return True
@@ -137,11 +143,18 @@ class RedisQueue:
         self.key = f"{prefix}:qm"
 
     async def add(self, ticket: Ticket, secret_hash: str) -> None:
+        await self.redis.hset(f"{self.key}:owners", ticket.id, secret_hash)
+        await self.readd(ticket)
+
+    async def readd(self, ticket: Ticket) -> None:
         pipe = self.redis.pipeline()
         pipe.hset(f"{self.key}:tickets", ticket.id, json.dumps(ticket.to_json()))
-        pipe.hset(f"{self.key}:owners", ticket.id, secret_hash)
-        pipe.hset(f"{self.key}:seen", ticket.id, repr(ticket.since))
+        pipe.hset(f"{self.key}:seen", ticket.id, repr(time.time()))
         await pipe.execute()
+
+    async def forget(self, ticket_ids: Sequence[str]) -> None:
+        if ticket_ids:
+            await self.redis.hdel(f"{self.key}:owners", *ticket_ids)
 
     async def owner(self, ticket_id: str) -> str | None:
         h = await self.redis.hget(f"{self.key}:owners", ticket_id)
@@ -161,11 +174,7 @@ class RedisQueue:
         for i in ticket_ids:
             pipe.hdel(f"{self.key}:tickets", i)
         gone = await pipe.execute()
-        pipe = self.redis.pipeline()
-        for i in ticket_ids:
-            pipe.hdel(f"{self.key}:seen", i)
-            pipe.hdel(f"{self.key}:owners", i)
-        await pipe.execute()
+        await self.redis.hdel(f"{self.key}:seen", *ticket_ids)
         return [i for i, n in zip(ticket_ids, gone, strict=True) if n]
 
     async def waiting(self) -> list[tuple[Ticket, float]]:
@@ -209,9 +218,6 @@ class RedisQueue:
     async def result(self, ticket_id: str) -> dict[str, Any] | None:
         raw = await self.redis.get(f"{self.key}:result:{ticket_id}")
         return json.loads(raw) if raw is not None else None
-
-    async def drop_result(self, ticket_id: str) -> None:
-        await self.redis.delete(f"{self.key}:result:{ticket_id}")
 
     async def lock(self, holder: str, seconds: float) -> bool:
         key = f"{self.key}:lock"
@@ -299,11 +305,12 @@ class QuickMatch:
         now = time.time()
         await self.queue.seen(ticket_id, now)
         mine = await self.queue.ticket(ticket_id)
-        if mine is None:  # served or dropped since the check above
+        if mine is None:
             found = await self.queue.result(ticket_id)
-            if found is not None:
+            if found is not None:  # served since the check above
                 return {k: v for k, v in found.items() if k != "owner"}
-            raise BadToken("no such ticket (it was dropped: nobody asked about it)")
+            # Held by its owner but out of the queue: its game is being made right now.
+            return {"status": "waiting", "waited": 0.0, "alike": None}
         # Counted by the last pairing pass (a cluster does not count the queue at every ask).
         alike = max(1, await self.queue.count(key_name(mine)))
         return {"status": "waiting", "waited": round(now - mine.since, 1), "alike": alike}
@@ -312,6 +319,7 @@ class QuickMatch:
         await self._check(ticket_id, secret)
         if not await self.queue.remove([ticket_id]):
             raise Conflict("the ticket was already served: its game has started")
+        await self.queue.forget([ticket_id])
 
     # -- the pairing loop ---------------------------------------------------------------------
 
@@ -338,18 +346,12 @@ class QuickMatch:
             except Exception:  # a lost Redis or database: the next pass tries again
                 log.exception("quick match: a pairing pass failed")
 
-    async def _put_back(
-        self, group: Group, taken: Sequence[str], owners: dict[str, str | None]
-    ) -> None:
-        for t in group.tickets:
-            h = owners[t.id]
-            if h is not None and t.id in taken:
-                await self.queue.add(t, h)
-            await self.queue.drop_result(t.id)
-
     async def pass_once(self, now: float | None = None) -> list[Group]:
         """One pairing pass, if this process holds the pairer's lock; the games it started."""
-        if not await self.queue.lock(self.holder, 3 * self.settings.quickmatch_interval + 1):
+        # The lock outlives a few passes, so that a process that stops hands over soon, and is
+        # renewed before each game, so that a long pass keeps it.
+        ttl = max(10.0, 3 * self.settings.quickmatch_interval + 1)
+        if not await self.queue.lock(self.holder, ttl):
             return []
         now = time.time() if now is None else now
         s = self.settings
@@ -361,7 +363,7 @@ class QuickMatch:
             else:
                 live.append(t)
         if stale:
-            await self.queue.remove(stale)
+            await self.queue.forget(await self.queue.remove(stale))
         counts: dict[str, int] = {}
         for t in live:
             counts[key_name(t)] = counts.get(key_name(t), 0) + 1
@@ -374,27 +376,20 @@ class QuickMatch:
             widen=s.quickmatch_widen,
             widest=s.quickmatch_widest,
         ):
+            if not await self.queue.lock(self.holder, ttl):  # another process took over
+                break
             ids = [t.id for t in group.tickets]
-            owners = {i: await self.queue.owner(i) for i in ids}
-            # While the game is made, its people read "waiting" (their tickets are gone).
-            for t in group.tickets:
-                await self.queue.put_result(
-                    t.id,
-                    {
-                        "status": "waiting",
-                        "waited": round(now - t.since, 1),
-                        "alike": len(ids),
-                        "owner": owners[t.id],
-                    },
-                )
             taken = await self.queue.remove(ids)
             if len(taken) < len(ids):  # someone left meanwhile: the others wait on
-                await self._put_back(group, taken, owners)
+                for t in group.tickets:
+                    if t.id in taken:
+                        await self.queue.readd(t)
                 continue
             try:
                 game_id, seats, made = await run_in_threadpool(self.create, group)
             except Exception:
-                await self._put_back(group, taken, owners)
+                for t in group.tickets:
+                    await self.queue.readd(t)
                 raise
             self.started(made)
             for t in group.tickets:
@@ -408,9 +403,10 @@ class QuickMatch:
                         "token": token,
                         "waited": round(now - t.since, 1),
                         "bots": group.bots,
-                        "owner": owners[t.id],
+                        "owner": await self.queue.owner(t.id),
                     },
                 )
+            await self.queue.forget(ids)
             log.info(
                 "quick match: game %s for %d people and %d bots (spread %.0f)",
                 game_id,
