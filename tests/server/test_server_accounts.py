@@ -500,6 +500,8 @@ def test_export_has_the_account_and_its_game_records(client: TestClient) -> None
     (game,) = doc["games"]
     assert game["id"] == created["id"] and game["seats"] == [0]
     assert [p["name"] for p in game["record"]["players"]] == ["Ada", "Bo"]
+    # The ratings too: per group, with their history (none yet: the game is not over).
+    assert doc["ratings"]["ratings"]["2p"]["games"] == 0 and doc["ratings"]["history"] == []
 
 
 def test_deleting_the_account_keeps_its_games_under_deleted_player(

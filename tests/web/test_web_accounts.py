@@ -174,6 +174,14 @@ def test_a_guest_plays_signs_up_and_finds_the_finished_game_in_my_games(
         finished.wait_for()
         text = finished.inner_text()
         assert "won" in text or "place" in text
+        # A game against a bot is rated by default: the claimed seat moved the new rating.
+        page.click("#my-profile")
+        page.wait_for_function(
+            "() => (document.querySelector('#rating-2p') || {}).textContent?.includes(': 1')"
+        )
+        assert page.locator("#plot-2p circle").count() == 1
+        assert "?" in page.inner_text("#rating-2p .rating")  # provisional after one game
+        assert page.locator(f'#recent a[href="#/replay?game={gid}"]').count() == 1
         no_js_errors(page)
     finally:
         ctx.close()
@@ -262,6 +270,8 @@ def test_the_account_pages_in_german_show_no_english(server: Server, browser: Br
         page.goto(base + created["invites"][0]["path"])
         page.wait_for_selector("#game")
         no_english("my games", "/#/games", "#games-running, #games-your_turn")
+        no_english("profile", "/#/player/grete", "#rating-2p")
+        no_english("leaderboard", "/#/leaderboard", "#leaderboard-empty, #leaderboard")
         assert page.inner_text("#my-games-link") == "Meine Partien"
         no_js_errors(page)
     finally:
@@ -294,6 +304,25 @@ def test_download_my_data_and_delete_the_account(server: Server, browser: Browse
         assert me(page, base)["signed_in"] is False
         game = api_game(page, base, gid, None)
         assert [p["name"] for p in game["players"]] == ["deleted player", "Emil"]
+        no_js_errors(page)
+    finally:
+        ctx.close()
+
+
+def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser) -> None:
+    base = local(server)
+    ctx, page = new_page(browser)
+    try:
+        page.goto(f"{base}/")
+        box = page.locator("#rated")
+        assert box.is_checked()  # one person against a bot: rated by default
+        box.uncheck()
+        page.click("#create")
+        page.wait_for_selector("#created")
+        watch = page.input_value("#watch-link")
+        gid = watch.split("game=")[1].split("&")[0]
+        r = page.request.get(f"{base}/api/games/{gid}")
+        assert json.loads(r.text())["rated"] is False
         no_js_errors(page)
     finally:
         ctx.close()

@@ -24,6 +24,8 @@ from kerala.server.store import (
     EventRow,
     GameRow,
     PasskeyRow,
+    RatingHistoryRow,
+    RatingRow,
     SeatRow,
 )
 
@@ -35,6 +37,8 @@ _HELD = cast(sa.Table, AccountSeatRow.__table__)
 _GAMES = cast(sa.Table, GameRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
 _EVENTS = cast(sa.Table, EventRow.__table__)
+_RATINGS = cast(sa.Table, RatingRow.__table__)
+_HISTORY = cast(sa.Table, RatingHistoryRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -174,7 +178,7 @@ class AccountRepository:
                             .values(data={**data, "name": deleted_name})
                         )
             # Not left to ON DELETE CASCADE: SQLite enforces it only with foreign_keys on.
-            for table in (_HELD, _SESSIONS, _PASSKEYS, _CHALLENGES):
+            for table in (_HELD, _SESSIONS, _PASSKEYS, _CHALLENGES, _HISTORY, _RATINGS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(_ACCOUNTS).where(_ACCOUNTS.c.id == account_id))
         return sorted({g for g, _ in held})

@@ -53,6 +53,7 @@ from kerala.server.domain import (
     NotSignedIn,
     SignInFailed,
 )
+from kerala.server.ratingservice import RatingService
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
@@ -135,10 +136,17 @@ class Current:
 class AccountService:
     """Accounts, their sessions, passkeys and seats."""
 
-    def __init__(self, repo: AccountRepository, games: GameService, settings: Settings) -> None:
+    def __init__(
+        self,
+        repo: AccountRepository,
+        games: GameService,
+        settings: Settings,
+        ratings: RatingService | None = None,
+    ) -> None:
         self.repo = repo
         self.games = games
         self.settings = settings
+        self.ratings = ratings
         self.hasher = PasswordHasher()  # Argon2id with RFC 9106's low-memory parameters
 
     @functools.cached_property
@@ -531,6 +539,8 @@ class AccountService:
         return {
             "format": "kerala-account-export",
             "version": 1,
+            # Ratings per group, their history and results (docs/ratings.md).
+            "ratings": self.ratings.profile(account) if self.ratings is not None else None,
             "exported_at": self.now().isoformat(),
             "account": {
                 "id": account.id,

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -31,8 +32,20 @@ from kerala.server.jsonlimits import JsonGuard
 from kerala.server.protocol import configure as configure_protocol
 from kerala.server.quickmatch import QuickMatch, game_maker, make_queue
 from kerala.server.ratelimit import install as install_rate_limits
+from kerala.server.ratingrepo import RatingRepository
+from kerala.server.ratingservice import RatingService
 from kerala.server.repository import GameRepository
-from kerala.server.routes import accounts, games, live, lobby, rules, tools, ui
+from kerala.server.routes import (
+    accounts,
+    analysis,
+    games,
+    live,
+    lobby,
+    players,
+    rules,
+    tools,
+    ui,
+)
 from kerala.server.routes import quickmatch as quickmatch_routes
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -80,6 +93,20 @@ def tune_gc() -> None:
 GC_THRESHOLD0 = 10_000
 
 
+def include_routes(app: FastAPI) -> None:
+    """Every router of the API, then the web client's pages."""
+    app.include_router(games.router)
+    app.include_router(accounts.router)
+    app.include_router(tools.router)
+    app.include_router(analysis.router)
+    app.include_router(rules.router)
+    app.include_router(lobby.router)  # open seats, rematch
+    app.include_router(quickmatch_routes.router)
+    app.include_router(players.router)
+    app.include_router(live.router)
+    app.include_router(ui.router)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
     settings = settings if settings is not None else Settings()
@@ -93,7 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     repo = GameRepository(engine, settings.sqlite_checkpoint)
     service = GameService(repo, settings, available_levels(settings.bot_levels))
-    account_service = AccountService(AccountRepository(engine), service, settings)
+    ratings = RatingService(RatingRepository(engine))
+    account_service = AccountService(AccountRepository(engine), service, settings, ratings)
     hub = Hub()
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
     announcer = Announcer(hub, broker)
@@ -129,12 +157,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots.start()  # and resumes the bot turns a stopped server left waiting
         gaps.start()
         quickmatch.start()
+        settling = asyncio.create_task(ratings.run(settings.rating_settle), name="kerala-ratings")
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
             hub.close_all()
+            settling.cancel()
             await quickmatch.close()
             await gaps.close()
             await bots.close()
@@ -162,19 +192,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.repo = repo
     app.state.bots = bots
     app.state.quickmatch = quickmatch
+    app.state.ratings = ratings
     install_handlers(app)
     install_rate_limits(app, settings)
-    app.include_router(games.router)
-    app.include_router(accounts.router)
-    app.include_router(tools.router)
-    from kerala.server.routes import analysis  # post-game analysis
-
-    app.include_router(analysis.router)
-    app.include_router(rules.router)
-    app.include_router(lobby.router)  # open seats, rematch
-    app.include_router(quickmatch_routes.router)
-    app.include_router(live.router)
-    app.include_router(ui.router)
+    include_routes(app)
     app.mount("/static", StaticFiles(directory=ui.STATIC_DIR, check_dir=False), name="static")
     app.add_middleware(JsonGuard, max_depth=settings.json_depth)  # inside BodyLimit
     app.add_middleware(BodyLimit, limit=settings.max_body)

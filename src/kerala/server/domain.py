@@ -76,6 +76,12 @@ class IllegalDecision(GameError):
     code = "illegal"
 
 
+class PlayerNotFound(GameError):
+    """No account has that handle (a profile asked for)."""
+
+    code = "not_found"
+
+
 class InvalidRequest(GameError):
     """Arguments the service refuses (a seat out of range, an unknown level or tile…)."""
 
@@ -179,6 +185,8 @@ class Live:
     hints: bool = False
     #: The bot level that takes a seat handed over (chosen at creation).
     handover_bot: str = "easy"
+    #: Whether the game is rated (chosen at creation, public).
+    rated: bool = False
     #: The hints taken, for everyone's log: ``{"at": decisions before, "seat": s}``.
     hints_taken: list[dict[str, int]] = field(default_factory=list)
 

@@ -55,6 +55,7 @@ class ApiError(Exception):
 STATUS: dict[type[domain.GameError], int] = {
     domain.GameNotFound: 404,
     domain.SeatNotFound: 404,
+    domain.PlayerNotFound: 404,
     domain.BadToken: 403,
     domain.StaleDecision: 409,
     domain.NotYourTurn: 409,

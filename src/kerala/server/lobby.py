@@ -221,6 +221,7 @@ class Lobby:
                 **clock_columns(clocks, "playing", state.to_move, built),
                 hints=row.hints,  # the same settings as the game it follows
                 handover_bot=row.handover_bot,
+                rated=row.rated,
             )
             data = {"game": new_id, "by": seat}
             if not self.repo.add_rematch(game_id, live.event_count, info, built, data, now):

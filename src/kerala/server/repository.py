@@ -104,6 +104,8 @@ class GameInfo:
     #: server's default), both chosen at creation.
     hints: bool = False
     handover_bot: str | None = None
+    #: Whether the game is rated (chosen at creation; docs/ratings.md).
+    rated: bool = False
 
     @classmethod
     def of(cls, r: GameRow) -> GameInfo:
@@ -128,6 +130,7 @@ class GameInfo:
             None if r.clock_deadline is None else aware(r.clock_deadline),
             bool(r.hints),
             r.handover_bot,
+            bool(r.rated),
         )
 
 
@@ -392,6 +395,7 @@ class GameRepository:
                     clock_deadline=game.clock_deadline,
                     hints=game.hints,
                     handover_bot=game.handover_bot,
+                    rated=game.rated,
                 )
             )
             session.flush()
@@ -580,6 +584,7 @@ class GameRepository:
                     clock_deadline=game.clock_deadline,
                     hints=game.hints,
                     handover_bot=game.handover_bot,
+                    rated=game.rated,
                 )
             )
             conn.execute(

@@ -85,6 +85,53 @@ class QuickMatchStatus(BaseModel):
     bots: int | None = None
 
 
+class RatingOut(BaseModel):
+    #: One number, ``1500 + 30 (mu - 25)``; provisional while ``sigma`` > 5 (docs/ratings.md).
+    display: int
+    provisional: bool
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingPoint(BaseModel):
+    game: str
+    group: Literal["2p", "3-5p"]
+    players: int
+    rank: int
+    color: str
+    display: int
+    provisional: bool
+    at: str
+
+
+class ResultsByCount(BaseModel):
+    players: int
+    games: int
+    won: int
+
+
+class Profile(BaseModel):
+    handle: str
+    display_name: str
+    ratings: dict[str, RatingOut]
+    history: list[RatingPoint]
+    results: list[ResultsByCount]
+    #: Colors played in rated games, most played first.
+    colors: list[str]
+
+
+class LeaderboardRow(RatingOut):
+    rank: int
+    handle: str
+    display_name: str
+
+
+class Leaderboard(BaseModel):
+    group: Literal["2p", "3-5p"]
+    players: list[LeaderboardRow]
+
+
 class SeatJoin(_In):
     name: str = Field(min_length=1, max_length=4 * MAX_NAME)
 
@@ -109,6 +156,9 @@ class GameCreate(_In):
     #: The bot level (``GET /api/bots``) that takes a seat handed over, one's own or a
     #: silent one's. Default: the server's ``KERALA_HANDOVER_BOT``.
     handover_bot: str | None = Field(None, min_length=1, max_length=64)
+    #: Whether the game moves the ratings of the accounts that hold its seats at its end
+    #: (docs/ratings.md). Default: rated when one seat is a person's and the others bots'.
+    rated: bool | None = Field(None, strict=True)
 
 
 class DecisionSubmit(_In):
@@ -174,6 +224,8 @@ class Game(BaseModel):
     hints_taken: list[dict[str, int]] = Field(default_factory=list)
     #: The bot level that takes a seat handed over (chosen at creation).
     handover_bot: str | None = None
+    #: Whether the game is rated (chosen at creation; docs/ratings.md).
+    rated: bool = False
 
 
 class Link(BaseModel):

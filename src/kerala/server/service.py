@@ -269,6 +269,7 @@ class GameService:
                 clock=None if row.clock is None else Clock.from_store(row.clock, row.clock_since),
                 hints=row.hints,
                 handover_bot=self.handover_level(row.handover_bot),
+                rated=row.rated,
                 hints_taken=hints_taken(events),
             )
         else:
@@ -383,17 +384,20 @@ class GameService:
         *,
         hints: bool | None = None,
         handover_bot: str | None = None,
+        rated: bool | None = None,
     ) -> Created:
         """Set up a game (S1–S4), draw the first display and store it; tokens for humans.
 
         ``clock``: a time control (:meth:`TimeControl.from_json`), checked before anything.
         ``hints``: whether a seat may ask for a hint (default: :func:`hints_by_default`);
-        ``handover_bot``: the level that takes a seat handed over (default: the server's)."""
+        ``handover_bot``: the level that takes a seat handed over (default: the server's);
+        ``rated``: whether the game moves ratings (default: :func:`rated_by_default`)."""
         control = self.time_control(clock) if clock is not None else None
         if handover_bot is not None:
             self.resolve_level(handover_bot)
         handover = self.handover_level(handover_bot)
         allowed = hints_by_default(seats) if hints is None else hints
+        is_rated = rated_by_default(seats) if rated is None else rated
         state, built, tokens = plan_game(seats, removal, removed, first, self.resolve_level)
         status = "open" if any(st.kind == "open" for st in built) else "playing"
         creator_token = secrets.token_urlsafe(24)
@@ -423,6 +427,7 @@ class GameService:
                 **clock_columns(clocks, status, state.to_move, built),
                 hints=allowed,
                 handover_bot=handover,
+                rated=is_rated,
             ),
             built,
         )
@@ -442,6 +447,7 @@ class GameService:
             clock=clocks,
             hints=allowed,
             handover_bot=handover,
+            rated=is_rated,
         )
         with self.game_lock(game_id):
             self.remember(live)
@@ -912,6 +918,13 @@ def clock_columns_after(clocks: Clock | None, live: Live, seat: int, kind: str) 
     if clocks is None:
         return {}
     return clock_columns(clocks, live.status, live.state.to_move, _seats_after(live, seat, kind))
+
+
+def rated_by_default(seats: Sequence[dict[str, Any]]) -> bool:
+    """A game is rated unless said otherwise when every seat but one is a bot's: a person's
+    games against the published bot ratings place them (docs/ratings.md). Between people a
+    rated game is asked for."""
+    return sum(1 for s in seats if s.get("kind", "human") != "bot") == 1
 
 
 def hints_by_default(seats: Sequence[dict[str, Any]]) -> bool:

@@ -148,6 +148,9 @@ class Settings(BaseSettings):
     #: Seconds between SQLite write-ahead log checkpoints (which truncate the log).
     sqlite_checkpoint: Annotated[float, Field(gt=0, le=3600)] = 30.0
 
+    #: Seconds between passes that rate the finished rated games (docs/ratings.md).
+    rating_settle: Annotated[float, Field(gt=0, le=3600)] = 2.0
+
     # -- Quick match (docs/server.md) -------------------------------------------------------
     #: Seconds between pairing passes (one process of a cluster pairs at a time).
     quickmatch_interval: Annotated[float, Field(gt=0, le=60)] = 0.5

@@ -81,6 +81,8 @@ class GameRow(Base):
     hints: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     #: The bot level that takes a seat handed over (``None``: the server's default).
     handover_bot: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    #: Whether the game moves the ratings of the accounts that hold its seats (docs/ratings.md).
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
 
 
 class SeatRow(Base):
@@ -214,6 +216,41 @@ class AccountSeatRow(Base):
     )
     token: Mapped[str] = mapped_column(sa.String(200))
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """An account's rating in one player-count group (``2p``, ``3-5p``; kerala.ratings)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    grp: Mapped[str] = mapped_column(sa.String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer)
+    updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """The rating a rated seat gave its account: one row per game and seat, so that a seat is
+    rated once whichever process settles it."""
+
+    __tablename__ = "rating_history"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    grp: Mapped[str] = mapped_column(sa.String(8))
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    rank: Mapped[int] = mapped_column(sa.Integer)
+    at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
 def _sqlite_pragmas(synchronous: str, busy_ms: int = 10000) -> Callable[[Any, Any], None]:

@@ -123,6 +123,7 @@ class Snapshot:
             "hints": live.hints,
             "hints_taken": list(live.hints_taken),
             "handover_bot": live.handover_bot,
+            "rated": live.rated,
         }
         return cls(base, view[len(cls._WATCHER_VIEW) :], legal)
 

@@ -15,6 +15,7 @@ from kerala.server.fanout import Announcer, Broker
 from kerala.server.hub import Hub
 from kerala.server.quickmatch import QuickMatch
 from kerala.server.ratelimit import RateLimiter, client_of
+from kerala.server.ratingservice import RatingService
 from kerala.server.reads import GameReads
 from kerala.server.repository import GameRepository
 from kerala.server.service import GameService
@@ -61,6 +62,11 @@ async def get_reads(request: Request) -> GameReads:
 async def get_broker(request: Request) -> Broker:
     broker: Broker = request.app.state.broker
     return broker
+
+
+async def get_ratings(request: Request) -> RatingService:
+    ratings: RatingService = request.app.state.ratings
+    return ratings
 
 
 async def get_quickmatch(request: Request) -> QuickMatch:
@@ -121,6 +127,7 @@ RepoDep = Annotated[GameRepository, Depends(get_repo)]
 ReadsDep = Annotated[GameReads, Depends(get_reads)]
 BrokerDep = Annotated[Broker, Depends(get_broker)]
 QuickMatchDep = Annotated[QuickMatch, Depends(get_quickmatch)]
+RatingsDep = Annotated[RatingService, Depends(get_ratings)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 RequiredTokenDep = Annotated[str, Depends(require_token)]
 GameIdDep = Annotated[str, Path(pattern=GAME_ID_PATTERN, description="game id")]

@@ -146,6 +146,7 @@ async def create_game(
             body.clock,
             hints=body.hints,
             handover_bot=body.handover_bot,
+            rated=body.rated,
         )
     )
     snap = created.snapshot

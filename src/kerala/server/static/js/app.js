@@ -3,6 +3,8 @@
 //   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
+//   /#/player/HANDLE             a player's profile: ratings, their history, results
+//   /#/leaderboard[?group=3-5p]  the settled ratings of a group, best first
 //   /#/play                      play now: the quick-match queue (docs/server.md)
 //   /#/games                     my games (signed in): my turn first, then running, finished
 //   /#/account                   sign in, sign up, passkeys, my data (docs/accounts.md)
@@ -132,6 +134,14 @@ async function route() {
     nav = "games";
     const { mountMyGames } = await import("./mygames.js");
     cleanup = mountMyGames(main);
+  } else if (page && page.startsWith("player/")) {
+    nav = "games";
+    const { mountProfile } = await import("./players.js");
+    cleanup = mountProfile(main, decodeURIComponent(page.slice("player/".length)));
+  } else if (page === "leaderboard") {
+    nav = "games";
+    const { mountLeaderboard } = await import("./players.js");
+    cleanup = mountLeaderboard(main, hashParams.get("group"));
   } else if (page === "play") {
     nav = "home";
     const { mountQuickMatch } = await import("./quickmatch.js");

@@ -38,6 +38,7 @@ export function mountHome(root) {
     removed: "",
     first: 0,
     hints: null, // null: the default rule (hintsAllowed)
+    rated: null, // null: the default rule (ratedByDefault)
     created: null,
     busy: false,
   };
@@ -75,7 +76,7 @@ export function mountHome(root) {
         ? { name: s.name, color: s.color, kind: "bot", level: s.level || st.defaultLevel }
         : { name: s.name, color: s.color, kind: "human" },
     );
-    const body = { seats, removal: st.removal, first: st.first, hints: hintsAllowed() };
+    const body = { seats, removal: st.removal, first: st.first, hints: hintsAllowed(), rated: isRated() };
     if (st.removal === "chosen")
       body.removed = st.removed
         .split(/[\s,]+/)
@@ -97,6 +98,9 @@ export function mountHome(root) {
   // Hints: the server's default rule (on when every seat but one is a bot's) until the
   // checkbox is touched (docs/security.md, "Fair play").
   const hintsAllowed = () => (st.hints === null ? st.seats.filter((s) => s.kind !== "bot").length <= 1 : st.hints);
+  // Rated: the server's default rule (one person against bots) until the checkbox is touched
+  // (docs/ratings.md); a rated game moves the ratings of the seats held by accounts.
+  const isRated = () => (st.rated === null ? st.seats.filter((s) => s.kind !== "bot").length === 1 : st.rated);
 
   const suggestRemoved = () => {
     // A valid choice for S3: the right count, none of a played color.
@@ -300,6 +304,17 @@ export function mountHome(root) {
               onchange: (e) => (st.hints = e.target.checked),
             }),
             t("home.hints"),
+          ),
+          h(
+            "label",
+            { title: t("home.ratedTip") },
+            h("input", {
+              type: "checkbox",
+              id: "rated",
+              checked: isRated(),
+              onchange: (e) => (st.rated = e.target.checked),
+            }),
+            t("home.rated"),
           ),
         ),
         st.removal === "chosen"

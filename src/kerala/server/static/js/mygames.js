@@ -51,7 +51,13 @@ export function mountMyGames(root) {
       if (!mine.length) return null;
       return h("section", { class: "panel", id: `games-${group}` }, h("h2", {}, t(`games.group.${group}`)), h("ul", {}, mine.map(entry)));
     }).filter(Boolean);
-    page.replaceChildren(h("h1", {}, t("games.title")), ...(sections.length ? sections : [h("p", { class: "muted" }, t("games.none"))]));
+    const links = h(
+      "p",
+      { class: "row" },
+      h("a", { href: `#/player/${encodeURIComponent(me.account.handle)}`, id: "my-profile" }, t("players.myProfile")),
+      h("a", { href: "#/leaderboard", id: "to-leaderboard" }, t("players.leaderboard")),
+    );
+    page.replaceChildren(h("h1", {}, t("games.title")), links, ...(sections.length ? sections : [h("p", { class: "muted" }, t("games.none"))]));
   };
 
   load();
