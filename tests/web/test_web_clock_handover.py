@@ -41,7 +41,12 @@ def test_handover_then_take_back_both_in_the_log(
             expect(p.locator("#log li.clock-event")).to_have_text([handed], timeout=30000)
         # The bot decides for Ada (its line follows the hand-over's); then Bo is to move.
         expect(ada.locator("#log li:not(.round):not(.clock-event)")).not_to_have_count(0)
-        ada.locator("#clock .clock-seat[data-seat='0'] button.clock-back").click()
+        # Ada's page says plainly who plays her seat now and that she can take it back.
+        expect(ada.locator("#prompt")).to_have_text(
+            "The easy bot plays your seat now, until you take it back: press “Take my seat "
+            "back” whenever you want to play again."
+        )
+        ada.locator("#take-back").click()
         for p in (page, ada):
             expect(p.locator("#log li.clock-event")).to_have_text(
                 [handed, "Ada took the seat back"]

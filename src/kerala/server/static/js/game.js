@@ -170,6 +170,15 @@ export function mountGame(root, { id, token, seat }) {
       }
     },
     createdLinks,
+    /** Take this page's seat back from the bot that plays it (a time-out or a hand-over). */
+    takeBack: async () => {
+      try {
+        const path = `/api/games/${encodeURIComponent(id)}/seats/${st.game.seat}/back`;
+        accept(await api("POST", path, undefined, { Authorization: `Bearer ${token}` }), true);
+      } catch (e) {
+        toast(e.message);
+      }
+    },
     /** The rematch, asked of the server with this page's token (the first ask makes it, later
      * asks answer the same game): the page opens this person's seat there, same token. */
     rematch: async () => {
@@ -189,7 +198,7 @@ export function mountGame(root, { id, token, seat }) {
     again: async () => {
       const g = st.game;
       const seats = g.players.map((p) => (p.kind === "bot" ? { name: p.name, color: p.color, kind: "bot", level: p.bot || undefined } : { name: p.name, color: p.color, kind: "human" }));
-      const body = { seats, removal: g.view.removal === "chosen" ? "chosen" : "random", first: 0 };
+      const body = { seats, removal: g.view.removal === "chosen" ? "chosen" : "random", first: 0, rated: Boolean(g.rated) };
       if (body.removal === "chosen" && g.view.removed) body.removed = g.view.removed;
       // The same time control too (docs/api.md, "Clocks"): only its settings, full clocks.
       if (g.clock) {

@@ -7,7 +7,7 @@ import { h } from "../ui.js";
 import { t } from "../i18n.js";
 import { renderGrounds, panZoom, tileSvg, focusTarget } from "../grounds.js";
 import { tileWords, tileTip, parseTile, edgeWord, cellWords, key, sameCell, colorWord } from "../tiles.js";
-import { logLines, decisionQuestion } from "../words.js";
+import { logLines, decisionQuestion, levelWords } from "../words.js";
 import { scoreSheet, colorVar, fmt } from "../sheet.js";
 import { hlRing, markSurplus } from "../grounds.js";
 import { analyse, canTurn, chosen, displayTiles, lastTurns, myMarks, myTurn, placesFor, uniq } from "./state.js";
@@ -52,6 +52,9 @@ export function initials(names) {
   return out.map((x, i) => (out.filter((y) => y === x).length > 1 ? `${x}${i + 1}` : x));
 }
 
+/** Whether this page's seat is played by a bot now (timed out, or handed over). */
+const handed = (g) => g.seat !== null && g.players[g.seat] && g.players[g.seat].handed_to_bot;
+
 export function renderer(st, page, ui) {
   // The log line under the pointer (its index) and the log drawn last, kept over redraws.
   let hovered = null;
@@ -78,7 +81,7 @@ export function renderer(st, page, ui) {
     const g = st.game;
     if (g.status === "over") return t("prompt.over");
     if (g.seat === null) return t("prompt.watching", { name: nameOf(g.to_move) });
-    if (g.players[g.seat] && g.players[g.seat].handed_to_bot) return t("prompt.handed");
+    if (handed(g)) return t("prompt.handed", { bot: levelWords(g.players[g.seat].bot || g.handover_bot) });
     if (!myTurn(st)) {
       const p = g.players[g.to_move];
       return p && p.kind === "bot" ? t("prompt.botThinking", { name: p.name }) : t("prompt.waiting", { name: nameOf(g.to_move) });
@@ -222,6 +225,8 @@ export function renderer(st, page, ui) {
       return bar;
     }
     bar.append(h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }, prompt()));
+    // Whoever's seat a bot plays can always take it back, clock or not, in one press.
+    if (handed(st.game) && st.game.status === "playing") bar.append(h("button", { type: "button", id: "take-back", class: "primary", onclick: ui.takeBack }, t("clock.back")));
     const controls = h("div", { class: "controls" });
     if (mine) {
       if (sel && sel.tile && sel.to && !sel.from) {
