@@ -29,11 +29,13 @@ from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.jsonlimits import JsonGuard
+from kerala.server.lobbyfeed import LobbyFeed, lobby_fetch
 from kerala.server.protocol import configure as configure_protocol
 from kerala.server.quickmatch import QuickMatch, game_maker, make_queue
 from kerala.server.ratelimit import install as install_rate_limits
 from kerala.server.ratingrepo import RatingRepository
 from kerala.server.ratingservice import RatingService
+from kerala.server.reads import GameReads
 from kerala.server.repository import GameRepository
 from kerala.server.routes import (
     accounts,
@@ -41,6 +43,7 @@ from kerala.server.routes import (
     games,
     live,
     lobby,
+    lobbyfeed,
     players,
     rules,
     tools,
@@ -103,6 +106,7 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(lobby.router)  # open seats, rematch
     app.include_router(quickmatch_routes.router)
     app.include_router(players.router)
+    app.include_router(lobbyfeed.router)
     app.include_router(live.router)
     app.include_router(ui.router)
 
@@ -130,6 +134,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     announcer.cache_hears(service.heard)
 
     quickmatch = QuickMatch(make_queue(settings), settings, game_maker(service), bots.after)
+    lobby_feed = LobbyFeed(
+        lobby_fetch(GameReads(repo), ratings), settings.lobby_refresh, settings.lobby_max_sockets
+    )
 
     def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
         try:
@@ -165,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             hub.close_all()
             settling.cancel()
+            await lobby_feed.close()
             await quickmatch.close()
             await gaps.close()
             await bots.close()
@@ -193,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bots = bots
     app.state.quickmatch = quickmatch
     app.state.ratings = ratings
+    app.state.lobby_feed = lobby_feed
     install_handlers(app)
     install_rate_limits(app, settings)
     include_routes(app)

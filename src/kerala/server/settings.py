@@ -151,6 +151,11 @@ class Settings(BaseSettings):
     #: Seconds between passes that rate the finished rated games (docs/ratings.md).
     rating_settle: Annotated[float, Field(gt=0, le=3600)] = 2.0
 
+    #: Seconds between reads of the open games while a lobby socket is open (docs/server.md).
+    lobby_refresh: Annotated[float, Field(gt=0, le=60)] = 1.0
+    #: Lobby sockets one process serves at once (more are closed with 1013: try again).
+    lobby_max_sockets: Annotated[int, Field(ge=1, le=100_000)] = 2000
+
     # -- Quick match (docs/server.md) -------------------------------------------------------
     #: Seconds between pairing passes (one process of a cluster pairs at a time).
     quickmatch_interval: Annotated[float, Field(gt=0, le=60)] = 0.5
