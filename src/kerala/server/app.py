@@ -23,6 +23,7 @@ from kerala.bots import BotSpecError, make_bot
 from kerala.server.accountrepo import AccountRepository
 from kerala.server.accounts import AccountService
 from kerala.server.botrunner import BotRunner
+from kerala.server.chat import ChatRelay, ChatRepository
 from kerala.server.domain import GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
@@ -112,7 +113,11 @@ def include_routes(app: FastAPI) -> None:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
+    """The server app for ``settings`` (default: from ``KERALA_*`` environment variables).
+
+    Long because it is the composition root: every part of the server is made here in the
+    order the parts depend on each other, and started and stopped by one lifespan.
+    """
     settings = settings if settings is not None else Settings()
     configure_protocol(settings.header_timeout, settings.max_header_bytes)
     engine = make_engine(
@@ -127,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings = RatingService(RatingRepository(engine))
     account_service = AccountService(AccountRepository(engine), service, settings, ratings)
     hub = Hub()
+    chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix)
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)
@@ -164,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots.start()  # and resumes the bot turns a stopped server left waiting
         gaps.start()
         quickmatch.start()
+        await chat_relay.start()
         settling = asyncio.create_task(ratings.run(settings.rating_settle), name="kerala-ratings")
         if settings.tune_gc:
             tune_gc()
@@ -173,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub.close_all()
             settling.cancel()
             await lobby_feed.close()
+            await chat_relay.close()
             await quickmatch.close()
             await gaps.close()
             await bots.close()
@@ -202,6 +210,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.quickmatch = quickmatch
     app.state.ratings = ratings
     app.state.lobby_feed = lobby_feed
+    app.state.chat_repo = ChatRepository(engine)
+    app.state.chat_relay = chat_relay
     install_handlers(app)
     install_rate_limits(app, settings)
     include_routes(app)

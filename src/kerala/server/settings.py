@@ -167,6 +167,10 @@ class Settings(BaseSettings):
     quickmatch_abandon: Annotated[float, Field(ge=5, le=3600)] = 30.0
     #: Most tickets waiting at once (409 above: the queue is a bounded resource).
     quickmatch_max_waiting: Annotated[int, Field(ge=1, le=1_000_000)] = 10_000
+    #: Per-client rate of chat messages (docs/server.md, "Chat") ...
+    rate_chat: str = "5/10 seconds;120/hour"
+    #: ... and the longest chat message, in characters.
+    chat_max_length: Annotated[int, Field(ge=1, le=2000)] = 200
     #: Per-client rate of joining the quick-match queue.
     rate_quickmatch: str = "20/minute;200/hour"
 
@@ -180,6 +184,7 @@ class Settings(BaseSettings):
         "rate_signup",
         "rate_signin_failures",
         "rate_quickmatch",
+        "rate_chat",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

@@ -12,6 +12,7 @@ import { input } from "./game/input.js";
 import { renderer } from "./game/render.js";
 import { decisionCells, decisionMoves } from "./words.js";
 import { mountClock } from "./clock.js";
+import { mountChat } from "./game/chat.js";
 
 export { analyse } from "./game/state.js";
 
@@ -151,7 +152,10 @@ export function mountGame(root, { id, token, seat }) {
     }
   };
 
-  const conn = connection(st, { id, token, accept, onEvent, onScores: () => patchScores(), banner: showBanner, hideBanner });
+  let chat = null;
+  const early = []; // chat messages that arrive before the panel is mounted
+  const onChat = (m) => (chat ? chat.receive(m) : early.push(m));
+  const conn = connection(st, { id, token, accept, onEvent, onScores: () => patchScores(), onChat, banner: showBanner, hideBanner });
   const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
@@ -269,6 +273,8 @@ export function mountGame(root, { id, token, seat }) {
   (async () => {
     await conn.load();
     if (!st.game) return;
+    chat = mountChat(root, { id, seat: st.game.seat, send: conn.sendChat });
+    for (const m of early.splice(0)) chat.receive(m);
     conn.connect();
     st.hintRoute = await conn.findHintRoute();
     render();
