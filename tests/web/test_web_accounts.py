@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
 from test_web_i18n import PAGE_WORDS, english_fragments
 from webplay import api_game, api_play, ids_of, play_turn, wait_turn_or_end
-from webserver import DESKTOP, Server, shot
+from webserver import DESKTOP, Server, free_port, shot
 
 PASSWORD = "elephants of Kerala"
 
@@ -326,3 +326,35 @@ def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser
         no_js_errors(page)
     finally:
         ctx.close()
+
+
+def test_the_account_page_sets_correspondence_email(tmp_path: Path, browser: Browser) -> None:
+    """Offered only when the server sends e-mail; the address and the opt-in are saved."""
+    from aiosmtpd.controller import Controller
+
+    class Sink:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            return "250 OK"
+
+    port = free_port()
+    smtp = Controller(Sink(), hostname="127.0.0.1", port=port)
+    smtp.start()
+    srv = Server(tmp_path / "mail.sqlite3")
+    site = local(srv)  # the address the page is opened at is the public one
+    srv.extra_env.update({"KERALA_SMTP_URL": f"smtp://127.0.0.1:{port}", "KERALA_PUBLIC_URL": site})
+    srv.start()
+    ctx, page = new_page(browser)
+    try:
+        password_sign_up(page, site, "mira", "Mira")
+        page.wait_for_selector("#mail:not([hidden])")
+        page.fill("#mail-address", "mira@example.com")
+        page.check("#mail-notify")
+        page.click("#mail-save")
+        page.wait_for_selector("#toasts .toast.info")
+        got = page.evaluate("fetch('/api/account/email').then(r => r.json())")
+        assert got == {"offered": True, "email": "mira@example.com", "notify": True}
+        no_js_errors(page)
+    finally:
+        ctx.close()
+        srv.stop()
+        smtp.stop()

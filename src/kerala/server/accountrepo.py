@@ -17,12 +17,14 @@ from sqlalchemy.engine import Engine
 from kerala.server.domain import Seat
 from kerala.server.repository import GameInfo, aware
 from kerala.server.store import (
+    AccountMailRow,
     AccountRow,
     AccountSeatRow,
     AccountSessionRow,
     ChallengeRow,
     EventRow,
     GameRow,
+    MailNoticeRow,
     PasskeyRow,
     RatingHistoryRow,
     RatingRow,
@@ -39,6 +41,8 @@ _SEATS = cast(sa.Table, SeatRow.__table__)
 _EVENTS = cast(sa.Table, EventRow.__table__)
 _RATINGS = cast(sa.Table, RatingRow.__table__)
 _HISTORY = cast(sa.Table, RatingHistoryRow.__table__)
+_MAIL = cast(sa.Table, AccountMailRow.__table__)
+_NOTICES = cast(sa.Table, MailNoticeRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,9 @@ class AccountRepository:
                             .values(data={**data, "name": deleted_name})
                         )
             # Not left to ON DELETE CASCADE: SQLite enforces it only with foreign_keys on.
-            for table in (_HELD, _SESSIONS, _PASSKEYS, _CHALLENGES, _HISTORY, _RATINGS):
+            for table in (
+                _HELD, _SESSIONS, _PASSKEYS, _CHALLENGES, _HISTORY, _RATINGS, _NOTICES, _MAIL,
+            ):  # fmt: skip
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(_ACCOUNTS).where(_ACCOUNTS.c.id == account_id))
         return sorted({g for g, _ in held})

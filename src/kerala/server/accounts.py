@@ -53,6 +53,7 @@ from kerala.server.domain import (
     NotSignedIn,
     SignInFailed,
 )
+from kerala.server.mail import MailRepository
 from kerala.server.ratingservice import RatingService
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -142,11 +143,13 @@ class AccountService:
         games: GameService,
         settings: Settings,
         ratings: RatingService | None = None,
+        mail: MailRepository | None = None,
     ) -> None:
         self.repo = repo
         self.games = games
         self.settings = settings
         self.ratings = ratings
+        self.mail = mail
         self.hasher = PasswordHasher()  # Argon2id with RFC 9106's low-memory parameters
 
     @functools.cached_property
@@ -541,6 +544,8 @@ class AccountService:
             "version": 1,
             # Ratings per group, their history and results (docs/ratings.md).
             "ratings": self.ratings.profile(account) if self.ratings is not None else None,
+            # The e-mail address and opt-in, if any (docs/server.md, "E-mail").
+            "email": self.mail.settings_of(account.id) if self.mail is not None else None,
             "exported_at": self.now().isoformat(),
             "account": {
                 "id": account.id,

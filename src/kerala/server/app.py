@@ -31,6 +31,7 @@ from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.jsonlimits import JsonGuard
 from kerala.server.lobbyfeed import LobbyFeed, lobby_fetch
+from kerala.server.mail import MailRepository, make_mailer
 from kerala.server.protocol import configure as configure_protocol
 from kerala.server.quickmatch import QuickMatch, game_maker, make_queue
 from kerala.server.ratelimit import install as install_rate_limits
@@ -45,6 +46,7 @@ from kerala.server.routes import (
     live,
     lobby,
     lobbyfeed,
+    mail,
     players,
     rules,
     tools,
@@ -108,6 +110,7 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(quickmatch_routes.router)
     app.include_router(players.router)
     app.include_router(lobbyfeed.router)
+    app.include_router(mail.router)
     app.include_router(live.router)
     app.include_router(ui.router)
 
@@ -130,9 +133,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     repo = GameRepository(engine, settings.sqlite_checkpoint)
     service = GameService(repo, settings, available_levels(settings.bot_levels))
     ratings = RatingService(RatingRepository(engine))
-    account_service = AccountService(AccountRepository(engine), service, settings, ratings)
+    mail_repo = MailRepository(engine)
+    account_service = AccountService(
+        AccountRepository(engine), service, settings, ratings, mail_repo
+    )
     hub = Hub()
     chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix)
+    mailer = make_mailer(mail_repo, settings)
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)
@@ -171,6 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gaps.start()
         quickmatch.start()
         await chat_relay.start()
+        if mailer is not None:
+            mailer.start()
         settling = asyncio.create_task(ratings.run(settings.rating_settle), name="kerala-ratings")
         if settings.tune_gc:
             tune_gc()
@@ -181,6 +190,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settling.cancel()
             await lobby_feed.close()
             await chat_relay.close()
+            if mailer is not None:
+                await mailer.close()
             await quickmatch.close()
             await gaps.close()
             await bots.close()
@@ -211,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ratings = ratings
     app.state.lobby_feed = lobby_feed
     app.state.chat_repo = ChatRepository(engine)
+    app.state.mail_repo = mail_repo
     app.state.chat_relay = chat_relay
     install_handlers(app)
     install_rate_limits(app, settings)

@@ -85,6 +85,19 @@ class QuickMatchStatus(BaseModel):
     bots: int | None = None
 
 
+class MailIn(_In):
+    email: str = Field(min_length=3, max_length=254)
+    #: Whether to get e-mail about correspondence games (your turn, a game over).
+    notify: bool = Field(strict=True)
+
+
+class MailOut(BaseModel):
+    #: Whether this server sends e-mail at all (``KERALA_SMTP_URL``).
+    offered: bool
+    email: str | None
+    notify: bool
+
+
 class RatingOut(BaseModel):
     #: One number, ``1500 + 30 (mu - 25)``; provisional while ``sigma`` > 5 (docs/ratings.md).
     display: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Bot levels offered to players: level name -> bot spec for :func:`kerala.bots.make_bot`.
@@ -156,6 +156,17 @@ class Settings(BaseSettings):
     #: Lobby sockets one process serves at once (more are closed with 1013: try again).
     lobby_max_sockets: Annotated[int, Field(ge=1, le=100_000)] = 2000
 
+    # -- Correspondence e-mail (docs/server.md, "E-mail") ------------------------------------
+    #: The SMTP server that sends it: ``smtp://[user:password@]host[:port]`` (STARTTLS when
+    #: offered) or ``smtps://…``; without it no e-mail is ever sent.
+    smtp_url: str | None = None
+    #: The sender of the e-mail.
+    mail_from: Annotated[str, Field(min_length=3, max_length=200)] = "Kerala <kerala@localhost>"
+    #: Seconds between rounds that look for what to tell, and the least time between two
+    #: e-mails to one person (one digest rather than one message per move).
+    mail_check: Annotated[float, Field(gt=0, le=3600)] = 10.0
+    mail_digest: Annotated[float, Field(ge=0, le=7 * 86400)] = 600.0
+
     # -- Quick match (docs/server.md) -------------------------------------------------------
     #: Seconds between pairing passes (one process of a cluster pairs at a time).
     quickmatch_interval: Annotated[float, Field(gt=0, le=60)] = 0.5
@@ -192,6 +203,23 @@ class Settings(BaseSettings):
 
         parse_rate(v)
         return v
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp(cls, v: str | None) -> str | None:
+        if v is not None:
+            from kerala.server.mail import Smtp
+
+            Smtp.parse(v)
+        return v
+
+    @model_validator(mode="after")
+    def _mail_links(self) -> Settings:
+        if self.smtp_url is not None and self.public_url is None:
+            raise ValueError(
+                "KERALA_SMTP_URL needs KERALA_PUBLIC_URL: the links in an e-mail must be whole"
+            )
+        return self
 
     @field_validator("db")
     @classmethod

@@ -237,6 +237,47 @@ class ChatRow(Base):
     at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
+class AccountMailRow(Base):
+    """An account's e-mail address and whether it wants correspondence e-mail (opt-in)."""
+
+    __tablename__ = "account_mail"
+
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    email: Mapped[str] = mapped_column(sa.String(254))
+    notify: Mapped[bool] = mapped_column(sa.Boolean)
+    #: Since when it wants e-mail: nothing that happened before is mailed.
+    since: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    #: The secret of its unsubscribe link.
+    unsubscribe: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    last_sent_at: Mapped[dt.datetime | None] = mapped_column(
+        sa.DateTime(timezone=True), nullable=True
+    )
+
+
+class MailNoticeRow(Base):
+    """Something to tell an account by e-mail (its turn, a game over): noticed once, sent in
+    the next digest."""
+
+    __tablename__ = "mail_notices"
+    __table_args__ = (sa.UniqueConstraint("account_id", "game_id", "kind", "turn"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE")
+    )
+    #: ``your_turn`` or ``over``.
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    #: The decision number it is about (``your_turn``), or -1.
+    turn: Mapped[int] = mapped_column(sa.Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    sent_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+
+
 class RatingRow(Base):
     """An account's rating in one player-count group (``2p``, ``3-5p``; kerala.ratings)."""
 

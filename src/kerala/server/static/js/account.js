@@ -128,6 +128,43 @@ export function mountAccount(root) {
     ];
   }
 
+  // E-mail about correspondence games (docs/server.md, "E-mail"): filled in once the server
+  // says whether it sends any; hidden when it does not.
+  function mailPanel() {
+    const box = h("section", { class: "panel", id: "mail", hidden: true });
+    (async () => {
+      let m;
+      try {
+        m = await api("GET", "/api/account/email");
+      } catch {
+        return;
+      }
+      if (!m.offered) return;
+      const save = async (ev) => {
+        ev.preventDefault();
+        try {
+          await api("PUT", "/api/account/email", { email: value("mail-address"), notify: box.querySelector("#mail-notify").checked }, changeHeaders());
+          toast(t("account.mailSaved"), "info");
+        } catch (e) {
+          toast(e.message);
+        }
+      };
+      box.replaceChildren(
+        h("h2", {}, t("account.mail")),
+        h("p", { class: "muted" }, t("account.mailIntro")),
+        h(
+          "form",
+          { class: "row", onsubmit: save },
+          field("mail-address", t("account.mailAddress"), { type: "email", autocomplete: "email", value: m.email || "", required: true }),
+          h("label", {}, h("input", { type: "checkbox", id: "mail-notify", checked: m.notify }), " ", t("account.mailNotify")),
+          h("button", { type: "submit", id: "mail-save" }, t("account.mailSave")),
+        ),
+      );
+      box.hidden = false;
+    })();
+    return box;
+  }
+
   function signedInView(me) {
     const a = me.account;
     const signOut = async (path) => {
@@ -203,6 +240,7 @@ export function mountAccount(root) {
           h("button", { type: "submit", id: "password-submit" }, t("account.savePassword")),
         ),
       ),
+      mailPanel(),
       h(
         "section",
         { class: "panel", id: "my-data" },
