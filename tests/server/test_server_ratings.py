@@ -215,3 +215,11 @@ def test_a_rated_game_with_a_guest_waits_until_the_guest_claims_the_seat(
         assert got["games"] == 1, (h, got)
         if len(set(ranks)) == 2:
             assert abs(got["mu"] - expected[seat].mu) < 1e-3, (h, got)
+
+
+def test_the_game_list_says_whether_each_game_is_rated(make_client: AppFactory) -> None:
+    one = make_client()
+    rated = create(one, FOUR[:2], rated=True)["id"]
+    casual = create(one, FOUR[:2])["id"]
+    listed = {g["id"]: g["rated"] for g in one.get("/api/games").json()["games"]}
+    assert listed == {rated: True, casual: False}

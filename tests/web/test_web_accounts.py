@@ -354,6 +354,19 @@ def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser
         gid = watch.split("game=")[1].split("&")[0]
         r = page.request.get(f"{base}/api/games/{gid}")
         assert json.loads(r.text())["rated"] is False
+        # Shown to all: the game's status line, and the lobby's listing of an open game.
+        page.goto(watch)
+        mark = page.locator("#rated-mark")
+        mark.wait_for()
+        assert mark.inner_text() == "Casual" and mark.get_attribute("data-rated") == "false"
+        seats = [{"name": "Ada", "color": "blue"}, {"color": "red", "kind": "open"}]
+        r = page.request.post(f"{base}/api/games", data={"seats": seats, "rated": True})
+        assert r.ok, r.text()
+        open_id = json.loads(r.text())["id"]
+        page.goto(f"{base}/")
+        listed = page.locator(f'#lobby [data-game="{open_id}"] .lobby-rated')
+        listed.wait_for()
+        assert listed.inner_text() == "(Rated)" and listed.get_attribute("data-rated") == "true"
         no_js_errors(page)
     finally:
         ctx.close()

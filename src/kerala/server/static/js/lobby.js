@@ -17,6 +17,8 @@ const WORDS = {
     needName: "Write your name first.",
     players: "With {names}",
     nobody: "Nobody has sat down yet",
+    rated: "Rated",
+    casual: "Casual",
   },
   de: {
     title: "Offene Partien",
@@ -26,6 +28,8 @@ const WORDS = {
     needName: "Schreib zuerst deinen Namen.",
     players: "Mit {names}",
     nobody: "Noch niemand sitzt",
+    rated: "Gewertet",
+    casual: "Ungewertet",
   },
 };
 
@@ -73,6 +77,8 @@ export function mountLobby(root) {
         "li",
         { class: "lobby-game", "data-game": g.id },
         h("span", {}, seated.length ? w("players", { names: seated.join(", ") }) : w("nobody")),
+        " ",
+        h("span", { class: "lobby-rated muted", "data-rated": String(Boolean(g.rated)) }, `(${w(g.rated ? "rated" : "casual")})`),
         " ",
         g.players
           .filter((p) => p.kind === "open")
