@@ -43,14 +43,25 @@ def _describe(c: str) -> str:
 
 def clean_name(text: str) -> str:
     """``text`` as a player name: NFC, trimmed; :class:`BadName` if it cannot be one."""
+    return clean_text(text, MAX_NAME, "a name")
+
+
+def clean_text(text: str, limit: int, what: str) -> str:
+    """``text`` as one line shown to others (a name, a chat message): NFC, trimmed, at most
+    ``limit`` characters, none of the refused characters; :class:`BadName` names the fault,
+    starting with ``what``.
+
+    >>> clean_text(" gg ", 200, "a chat message")
+    'gg'
+    """
     # Checked before trimming: str.strip() would quietly drop U+0085 and U+2028 at the ends.
     name = unicodedata.normalize("NFC", text)
     for i, c in enumerate(name):
         if unicodedata.category(c) in REFUSED_CATEGORIES:
-            raise BadName(f"a name may not contain {_describe(c)}, at character {i + 1}")
+            raise BadName(f"{what} may not contain {_describe(c)}, at character {i + 1}")
     name = name.strip()
     if not name:
-        raise BadName("a name is not only blanks")
-    if len(name) > MAX_NAME:
-        raise BadName(f"a name is at most {MAX_NAME} characters, this one has {len(name)}")
+        raise BadName(f"{what} is not only blanks")
+    if len(name) > limit:
+        raise BadName(f"{what} is at most {limit} characters, this one has {len(name)}")
     return name

@@ -1,5 +1,6 @@
-"""Issue 11 part 4 in the browser: an open game lists its free seats on the home page; taking
-one with a name opens that seat's game page, and the game starts when every seat is taken.
+"""The lobby in the browser: an open game lists its free seats on the lobby page, which the
+server updates live over a WebSocket; taking one with a name opens that seat's game page, and
+the game starts when every seat is taken. A game with an open seat is made from the setup.
 Real ``kerala serve`` and Debian's Chromium (Playwright)."""
 
 from __future__ import annotations
@@ -52,13 +53,13 @@ def page() -> Iterator[Page]:
         assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def test_take_a_free_seat_from_the_home_page(server: Server, page: Page) -> None:
+def test_take_a_free_seat_from_the_lobby_page(server: Server, page: Page) -> None:
     created = post(
         f"{server.url}/api/games",
         {"seats": [{"name": "Ada", "color": "blue"}, {"color": "green", "kind": "open"}]},
     )
     gid = created["id"]
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#/lobby")
     lobby = page.locator(f"#lobby li[data-game='{gid}']")
     expect(lobby).to_contain_text("Ada")
     take = lobby.locator("button.take-seat[data-seat='1']")
@@ -71,7 +72,44 @@ def test_take_a_free_seat_from_the_home_page(server: Server, page: Page) -> None
     game = get(f"{server.url}/api/games/{gid}")
     assert game["status"] == "playing"
     assert [p["name"] for p in game["players"]] == ["Ada", "Zoe"]
-    # The game is no longer open: the home page lists it no more.
-    page.goto(server.url + "/")
+    # The game is no longer open: the lobby lists it no more.
+    page.goto(server.url + "/#/lobby")
     page.wait_for_selector("#lobby[data-loaded='true']", state="attached")
     expect(page.locator(f"#lobby li[data-game='{gid}']")).to_have_count(0)
+
+
+def test_a_game_made_with_an_open_seat_appears_live_and_is_joined_in_one_click(
+    server: Server, page: Page
+) -> None:
+    """Bo has the lobby open; Ada makes a game with one open seat and a clock from the setup
+    screen; it appears on Bo's lobby without a reload, and Bo takes the seat in one click."""
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('kerala.name', 'Bo')")
+    page.goto(server.url + "/#/lobby")
+    page.wait_for_selector("#lobby[data-loaded='true']", state="attached")
+    marker = page.evaluate("window.__sameDocument = 1")
+    assert marker == 1
+    ada = page.context.new_page()
+    ada.goto(server.url + "/")
+    ada.evaluate("localStorage.setItem('kerala.name', 'Ada')")
+    ada.goto(server.url + "/")
+    ada.select_option(".seat-row[data-seat='1'] select[data-field='kind']", "open")
+    ada.select_option("#clock-preset", "fast")
+    ada.click("#create")
+    ada.wait_for_selector("#created")
+    gid = ada.input_value("#watch-link").split("game=")[1].split("&")[0]
+    game = get(f"{server.url}/api/games/{gid}")
+    assert game["status"] == "open" and game["clock"]["minutes"] == 3
+    entry = page.locator(f"#lobby li[data-game='{gid}']")
+    expect(entry).to_contain_text("Ada", timeout=10000)  # pushed: no reload
+    expect(entry).to_contain_text("3 min + 5 s")
+    assert page.evaluate("window.__sameDocument") == 1
+    entry.locator("button.take-seat").click()  # one click: the page knows Bo's name
+    page.wait_for_url(f"**/?game={gid}&seat=1")
+    game = get(f"{server.url}/api/games/{gid}")
+    assert game["status"] == "playing"
+    assert [p["name"] for p in game["players"]] == ["Ada", "Bo"]
+    # And the lobby takes it off, live, for whoever still looks.
+    ada.goto(server.url + "/#/lobby")
+    ada.wait_for_selector("#lobby[data-loaded='true']", state="attached")
+    expect(ada.locator(f"#lobby li[data-game='{gid}']")).to_have_count(0)

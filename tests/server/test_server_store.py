@@ -29,7 +29,7 @@ def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
-    assert version == "0007"  # the newest migration
+    assert version == "0008"  # the newest migration
 
 
 def test_games_stored_before_the_fair_play_settings_get_the_default_rule(db_url: str) -> None:

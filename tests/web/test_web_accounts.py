@@ -363,10 +363,10 @@ def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser
         r = page.request.post(f"{base}/api/games", data={"seats": seats, "rated": True})
         assert r.ok, r.text()
         open_id = json.loads(r.text())["id"]
-        page.goto(f"{base}/")
-        listed = page.locator(f'#lobby [data-game="{open_id}"] .lobby-rated')
+        page.goto(f"{base}/#/lobby")
+        listed = page.locator(f'.lobby-game[data-game="{open_id}"] .rated')
         listed.wait_for()
-        assert listed.inner_text() == "(Rated)" and listed.get_attribute("data-rated") == "true"
+        assert listed.inner_text() == "rated"
         no_js_errors(page)
     finally:
         ctx.close()

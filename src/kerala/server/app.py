@@ -23,17 +23,20 @@ from kerala.bots import BotSpecError, make_bot
 from kerala.server.accountrepo import AccountRepository
 from kerala.server.accounts import AccountService
 from kerala.server.botrunner import BotRunner
+from kerala.server.chat import ChatRelay, ChatRepository
 from kerala.server.domain import GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.headers import HardenedApp, install_docs
 from kerala.server.hub import Hub
 from kerala.server.jsonlimits import JsonGuard
+from kerala.server.lobbyfeed import LobbyFeed, lobby_fetch
 from kerala.server.protocol import configure as configure_protocol
 from kerala.server.quickmatch import QuickMatch, game_maker, make_queue
 from kerala.server.ratelimit import install as install_rate_limits
 from kerala.server.ratingrepo import RatingRepository
 from kerala.server.ratingservice import RatingService
+from kerala.server.reads import GameReads
 from kerala.server.repository import GameRepository
 from kerala.server.routes import (
     accounts,
@@ -41,6 +44,7 @@ from kerala.server.routes import (
     games,
     live,
     lobby,
+    lobbyfeed,
     players,
     rules,
     tools,
@@ -103,12 +107,17 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(lobby.router)  # open seats, rematch
     app.include_router(quickmatch_routes.router)
     app.include_router(players.router)
+    app.include_router(lobbyfeed.router)
     app.include_router(live.router)
     app.include_router(ui.router)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server app for ``settings`` (default: from ``KERALA_*`` environment variables)."""
+    """The server app for ``settings`` (default: from ``KERALA_*`` environment variables).
+
+    Long because it is the composition root: every part of the server is made here in the
+    order the parts depend on each other, and started and stopped by one lifespan.
+    """
     settings = settings if settings is not None else Settings()
     configure_protocol(settings.header_timeout, settings.max_header_bytes)
     engine = make_engine(
@@ -123,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings = RatingService(RatingRepository(engine))
     account_service = AccountService(AccountRepository(engine), service, settings, ratings)
     hub = Hub()
+    chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix)
     broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)
@@ -130,6 +140,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     announcer.cache_hears(service.heard)
 
     quickmatch = QuickMatch(make_queue(settings), settings, game_maker(service), bots.after)
+    lobby_feed = LobbyFeed(
+        lobby_fetch(GameReads(repo), ratings), settings.lobby_refresh, settings.lobby_max_sockets
+    )
 
     def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
         try:
@@ -157,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots.start()  # and resumes the bot turns a stopped server left waiting
         gaps.start()
         quickmatch.start()
+        await chat_relay.start()
         settling = asyncio.create_task(ratings.run(settings.rating_settle), name="kerala-ratings")
         if settings.tune_gc:
             tune_gc()
@@ -165,6 +179,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             hub.close_all()
             settling.cancel()
+            await lobby_feed.close()
+            await chat_relay.close()
             await quickmatch.close()
             await gaps.close()
             await bots.close()
@@ -193,6 +209,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bots = bots
     app.state.quickmatch = quickmatch
     app.state.ratings = ratings
+    app.state.lobby_feed = lobby_feed
+    app.state.chat_repo = ChatRepository(engine)
+    app.state.chat_relay = chat_relay
     install_handlers(app)
     install_rate_limits(app, settings)
     include_routes(app)

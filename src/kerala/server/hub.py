@@ -95,6 +95,12 @@ class Hub:
         for c in list(conns):
             c.put(item)
 
+    def chat(self, game_id: str, text: str, *, to_seats: bool, to_watchers: bool) -> None:
+        """A chat message (docs/server.md, "Chat") to the seats' sockets, the watchers', or both."""
+        for c in list(self._games.get(game_id, ())):
+            if (to_seats and c.seat is not None) or (to_watchers and c.seat is None):
+                c.put(text)
+
     def close_all(self) -> None:
         for conns in list(self._games.values()):
             for c in list(conns):

@@ -71,6 +71,7 @@ ACTION_WORDS = {
     "signin": "sign in",
     "signup": "make accounts",
     "quickmatch": "join the quick-match queue",
+    "chat": "send chat messages",
 }
 
 

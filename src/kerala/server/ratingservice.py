@@ -118,6 +118,13 @@ class RatingService:
             log.info("ratings: game %s rated for %d seats", game_id, len(rows))
         return ok
 
+    def seated(self, game_id: str) -> list[int]:
+        """The display ratings of the accounts seated in a game (in its group), for the lobby."""
+        seats = self.repo.seats(game_id)
+        accounts = [s.account for s in seats if s.account is not None]
+        stored = self.repo.ratings(accounts, group_for(max(2, len(seats))))
+        return sorted(shown(stored.get(a))["display"] for a in accounts)
+
     def profile(self, account: Any) -> dict[str, Any]:
         """An account's ratings per group, their history, and its results by player count."""
         self.settle()

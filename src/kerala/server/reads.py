@@ -44,6 +44,25 @@ class GameReads:
         cursor = encode_cursor(found[-1][0].updated_at, found[-1][0].id) if more else None
         return games, cursor
 
+    def lobby_games(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The open games, newest first, as the lobby shows them: players waiting, free seats,
+        player count, time control and whether the game is rated (public facts only)."""
+        out = []
+        for r, seats in self.repo.list_games(GameQuery(limit=limit, status="open")):
+            control = (r.clock or {}).get("control")
+            out.append(
+                {
+                    "id": r.id,
+                    "players": [s.to_json() for s in seats],
+                    "count": len(seats),
+                    "free": sum(1 for s in seats if s.kind == "open"),
+                    "clock": control,
+                    "rated": r.rated,
+                    "created_at": r.created_at.isoformat(),
+                }
+            )
+        return out
+
     def replay(self, game_id: str, at: int | None) -> dict[str, Any]:
         """The public position after ``at`` decisions (default: all of them)."""
         row = self.repo.game(game_id)

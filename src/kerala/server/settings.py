@@ -151,6 +151,11 @@ class Settings(BaseSettings):
     #: Seconds between passes that rate the finished rated games (docs/ratings.md).
     rating_settle: Annotated[float, Field(gt=0, le=3600)] = 2.0
 
+    #: Seconds between reads of the open games while a lobby socket is open (docs/server.md).
+    lobby_refresh: Annotated[float, Field(gt=0, le=60)] = 1.0
+    #: Lobby sockets one process serves at once (more are closed with 1013: try again).
+    lobby_max_sockets: Annotated[int, Field(ge=1, le=100_000)] = 2000
+
     # -- Quick match (docs/server.md) -------------------------------------------------------
     #: Seconds between pairing passes (one process of a cluster pairs at a time).
     quickmatch_interval: Annotated[float, Field(gt=0, le=60)] = 0.5
@@ -162,6 +167,10 @@ class Settings(BaseSettings):
     quickmatch_abandon: Annotated[float, Field(ge=5, le=3600)] = 30.0
     #: Most tickets waiting at once (409 above: the queue is a bounded resource).
     quickmatch_max_waiting: Annotated[int, Field(ge=1, le=1_000_000)] = 10_000
+    #: Per-client rate of chat messages (docs/server.md, "Chat") ...
+    rate_chat: str = "5/10 seconds;120/hour"
+    #: ... and the longest chat message, in characters.
+    chat_max_length: Annotated[int, Field(ge=1, le=2000)] = 200
     #: Per-client rate of joining the quick-match queue.
     rate_quickmatch: str = "20/minute;200/hour"
 
@@ -175,6 +184,7 @@ class Settings(BaseSettings):
         "rate_signup",
         "rate_signin_failures",
         "rate_quickmatch",
+        "rate_chat",
     )
     @classmethod
     def _rate(cls, v: str) -> str:

@@ -218,6 +218,25 @@ class AccountSeatRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
+class ChatRow(Base):
+    """One chat message of a game (docs/server.md, "Chat"): kept with the game."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    #: ``players`` (the seats) or ``watchers``.
+    channel: Mapped[str] = mapped_column(sa.String(16))
+    seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    #: The text, or one of the translated one-click phrases (``hello``, ``gg``, ``thanks``).
+    text: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    phrase: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
 class RatingRow(Base):
     """An account's rating in one player-count group (``2p``, ``3-5p``; kerala.ratings)."""
 

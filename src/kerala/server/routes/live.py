@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import re
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from kerala.server.chat import ChatRelay, ChatRepository, check_message, message, readable, wire
 from kerala.server.domain import GameError, GameNotFound, js
 from kerala.server.errors import ApiError, database_fault, refusal, unavailable
 from kerala.server.fanout import Announcer
@@ -64,6 +67,8 @@ class _Session:
         self.token = token
         self.last = 0
         self.client = client_of(ws.client)
+        #: How a watcher is named in the watchers' chat (watchers have no name).
+        self.watcher = f"watcher {secrets.token_hex(2)}"
 
     async def send_sync(self, snap: Snapshot) -> None:
         await self.ws.send_text(sync_message(snap, self.conn.seat))
@@ -139,13 +144,13 @@ class _Session:
                 what = "malformed JSON message" if e.code == "malformed_json" else "message"
                 self.conn.put(_error(ApiError(400, e.code, f"{what}: {e}")))
                 continue
-            if not isinstance(msg, dict) or msg.get("type") not in ("decision", "ping"):
+            if not isinstance(msg, dict) or msg.get("type") not in ("decision", "chat", "ping"):
                 self.conn.put(
                     _error(
                         ApiError(
                             400,
                             "bad_request",
-                            "a message is an object with 'type': 'decision' or 'ping'",
+                            "a message is an object with 'type': 'decision', 'chat' or 'ping'",
                         )
                     )
                 )
@@ -153,9 +158,39 @@ class _Session:
             if msg["type"] == "ping":
                 self.conn.put('{"type":"pong"}')
                 continue
+            if msg["type"] == "chat":
+                await self.on_chat(msg)
+                continue
             # Shielded: a decision handed over is committed and announced even if the
             # socket closes meanwhile (the other seats and processes still hear of it).
             await asyncio.shield(asyncio.ensure_future(self.on_decision(msg)))
+
+    async def on_chat(self, msg: dict[str, Any]) -> None:
+        """A chat message: checked, counted, stored, then handed to whoever may read it."""
+        app = self.ws.app
+        game_id = self.conn.game_id
+        seat = self.conn.seat
+        try:
+            limiter: RateLimiter = app.state.limiter
+            await limiter.check("chat", self.client)
+            text, phrase = check_message(msg, app.state.settings.chat_max_length)
+            snap, _ = await run_in_threadpool(self.service.get, game_id, self.token)
+            over = snap.base["status"] == "over"
+            channel = "players" if seat is not None else "watchers"
+            name = snap.base["players"][seat]["name"] if seat is not None else self.watcher
+            at = dt.datetime.now(dt.UTC)
+            repo: ChatRepository = app.state.chat_repo
+            mid = await run_in_threadpool(repo.add, game_id, channel, seat, name, text, phrase, at)
+        except (ApiError, GameError) as e:
+            self.conn.put(_error(refusal(e) if isinstance(e, GameError) else e))
+            return
+        except Exception as e:  # not stored: the writer is told, and the socket stays open
+            self.conn.put(_error(_fault(e)))
+            return
+        relay: ChatRelay = app.state.chat_relay
+        text_out = wire(message(mid, channel, seat, name, text, phrase, at))
+        players = channel == "players"
+        await relay.send(game_id, text_out, to_seats=players or over, to_watchers=not players)
 
     async def on_decision(self, msg: dict[str, Any]) -> None:
         game_id = self.conn.game_id
@@ -292,6 +327,12 @@ async def game_socket(
             session.last = since
             await session.catch_up(since, snap)
         hub.note(game_id, session.last)
+        # The chat this socket may read, newest last (docs/server.md, "Chat").
+        chat_repo: ChatRepository = app.state.chat_repo
+        over = snap.base["status"] == "over"
+        history = await run_in_threadpool(chat_repo.recent, game_id, readable(seat, over))
+        if history:
+            await ws.send_text(dumps({"type": "chat_history", "messages": history}))
         tasks = [asyncio.create_task(session.reader()), asyncio.create_task(session.writer())]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -5,6 +5,7 @@
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
 //   /#/player/HANDLE             a player's profile: ratings, their history, results
 //   /#/leaderboard[?group=3-5p]  the settled ratings of a group, best first
+//   /#/lobby                     the open games, live, filtered; a free seat in one click
 //   /#/play                      play now: the quick-match queue (docs/server.md)
 //   /#/games                     my games (signed in): my turn first, then running, finished
 //   /#/account                   sign in, sign up, passkeys, my data (docs/accounts.md)
@@ -142,6 +143,9 @@ async function route() {
     nav = "games";
     const { mountLeaderboard } = await import("./players.js");
     cleanup = mountLeaderboard(main, hashParams.get("group"));
+  } else if (page === "lobby") {
+    const { mountLobby } = await import("./lobby.js");
+    cleanup = mountLobby(main);
   } else if (page === "play") {
     nav = "home";
     const { mountQuickMatch } = await import("./quickmatch.js");

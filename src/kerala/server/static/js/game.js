@@ -12,6 +12,7 @@ import { input } from "./game/input.js";
 import { renderer } from "./game/render.js";
 import { decisionCells, decisionMoves } from "./words.js";
 import { mountClock } from "./clock.js";
+import { mountChat } from "./game/chat.js";
 
 export { analyse } from "./game/state.js";
 
@@ -58,6 +59,34 @@ export function mountGame(root, { id, token, seat }) {
   let render = () => {};
   let patchScores = () => {};
   let scoreTimer = null;
+  // In-tab notifications (docs/web.md): only while the tab is hidden, only when this person
+  // turned them on (the bell asks the browser's permission then), for what concerns them.
+  const notifyOn = () => localStorage.getItem("kerala.notify") === "1" && "Notification" in window && Notification.permission === "granted";
+  const notify = (key, params) => {
+    if (!notifyOn() || !document.hidden || seat === null || seat === undefined) return;
+    try {
+      new Notification(t("notify.title"), { body: t(key, params), tag: `kerala-${id}` });
+    } catch {
+      /* a browser without page notifications (some phones): the title and sound remain */
+    }
+  };
+  const notifyChange = (before, wasMine) => {
+    const g = st.game;
+    if (!before || !g) return;
+    if (before.status === "open" && g.status === "playing") notify("notify.started");
+    else if (before.status !== "over" && g.status === "over") notify("notify.over");
+    else if (!wasMine && myTurn(st)) notify("notify.yourTurn");
+  };
+  const toggleNotify = async () => {
+    if (localStorage.getItem("kerala.notify") === "1") localStorage.setItem("kerala.notify", "0");
+    else if ("Notification" in window) {
+      const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+      if (answer === "granted") localStorage.setItem("kerala.notify", "1");
+      else toast(t("notify.refused"));
+    } else toast(t("notify.unsupported"));
+    render();
+  };
+
   const accept = (g, force = false) => {
     if (!g) return render();
     const cur = st.game;
@@ -94,6 +123,7 @@ export function mountGame(root, { id, token, seat }) {
       st.hint = null;
     }
     if (!wasMine && myTurn(st) && cur && sound()) beep();
+    notifyChange(cur, wasMine);
     render();
     lookForRematch(g);
     // Score the new position once updates pause (bots may move in quick succession), so the
@@ -122,7 +152,10 @@ export function mountGame(root, { id, token, seat }) {
     }
   };
 
-  const conn = connection(st, { id, token, accept, onEvent, onScores: () => patchScores(), banner: showBanner, hideBanner });
+  let chat = null;
+  const early = []; // chat messages that arrive before the panel is mounted
+  const onChat = (m) => (chat ? chat.receive(m) : early.push(m));
+  const conn = connection(st, { id, token, accept, onEvent, onScores: () => patchScores(), onChat, banner: showBanner, hideBanner });
   const act = input(st, { render: () => render(), accept, conn });
 
   const sound = () => localStorage.getItem("kerala.sound") === "1";
@@ -149,6 +182,8 @@ export function mountGame(root, { id, token, seat }) {
       if (sound()) beep();
       render();
     },
+    notifyOn,
+    toggleNotify,
     coords,
     toggleCoords: () => {
       localStorage.setItem("kerala.coords", coords() ? "0" : "1");
@@ -238,6 +273,8 @@ export function mountGame(root, { id, token, seat }) {
   (async () => {
     await conn.load();
     if (!st.game) return;
+    chat = mountChat(root, { id, seat: st.game.seat, send: conn.sendChat });
+    for (const m of early.splice(0)) chat.receive(m);
     conn.connect();
     st.hintRoute = await conn.findHintRoute();
     render();

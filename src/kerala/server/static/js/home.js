@@ -6,7 +6,6 @@ import { h, api, toast, copyText } from "./ui.js";
 import { COLORS, allTileTypes, parseTile, standardCount, colorWord } from "./tiles.js";
 import { rules } from "./rules.js";
 import { t } from "./i18n.js";
-import { mountLobby } from "./lobby.js";
 import { account, known } from "./session.js";
 
 /** The name a new game gives this person's seat: the account's, else the one they typed last,
@@ -18,6 +17,15 @@ export function myName() {
   if (saved && saved !== t("home.you")) return saved;
   return t("home.playerN", { n: 1 });
 }
+
+/** The time controls the setup offers (docs/web.md): presets, then a custom one. */
+const CLOCK_PRESETS = {
+  none: null,
+  realtime: { kind: "realtime", minutes: 10, increment: 10 },
+  fast: { kind: "realtime", minutes: 3, increment: 5 },
+  day: { kind: "correspondence", hours: 24 },
+  "3days": { kind: "correspondence", hours: 72 },
+};
 
 /** How many tiles are taken out before play for `n` players (from the server's rules). */
 const removeCount = (n) => rules().removal_count[String(n)];
@@ -39,6 +47,8 @@ export function mountHome(root) {
     first: 0,
     hints: null, // null: the default rule (hintsAllowed)
     rated: null, // null: the default rule (ratedByDefault)
+    clock: "none", // a preset of CLOCK_PRESETS, or "custom"
+    custom: { kind: "realtime", minutes: 5, increment: 5, hours: 48 },
     created: null,
     busy: false,
   };
@@ -74,9 +84,13 @@ export function mountHome(root) {
     const seats = st.seats.map((s) =>
       s.kind === "bot"
         ? { name: s.name, color: s.color, kind: "bot", level: s.level || st.defaultLevel }
-        : { name: s.name, color: s.color, kind: "human" },
+        : s.kind === "open"
+          ? { color: s.color, kind: "open" }
+          : { name: s.name, color: s.color, kind: "human" },
     );
     const body = { seats, removal: st.removal, first: st.first, hints: hintsAllowed(), rated: isRated() };
+    const clock = clockBody();
+    if (clock) body.clock = clock;
     if (st.removal === "chosen")
       body.removed = st.removed
         .split(/[\s,]+/)
@@ -98,6 +112,51 @@ export function mountHome(root) {
   // Hints: the server's default rule (on when every seat but one is a bot's) until the
   // checkbox is touched (docs/security.md, "Fair play").
   const hintsAllowed = () => (st.hints === null ? st.seats.filter((s) => s.kind !== "bot").length <= 1 : st.hints);
+  const clockBody = () => {
+    if (st.clock !== "custom") return CLOCK_PRESETS[st.clock];
+    const c = st.custom;
+    return c.kind === "realtime" ? { kind: "realtime", minutes: Number(c.minutes), increment: Number(c.increment) } : { kind: "correspondence", hours: Number(c.hours) };
+  };
+  const num = (field, min, max) =>
+    h("input", { type: "number", min, max, step: "any", value: st.custom[field], "data-field": field, id: `clock-${field}`, oninput: (e) => (st.custom[field] = e.target.value) });
+  const clockControls = () =>
+    h(
+      "label",
+      {},
+      t("home.clock"),
+      " ",
+      h(
+        "select",
+        {
+          id: "clock-preset",
+          onchange: (e) => {
+            st.clock = e.target.value;
+            render();
+          },
+        },
+        [...Object.keys(CLOCK_PRESETS), "custom"].map((k) => h("option", { value: k, selected: st.clock === k }, t(`home.clock.${k}`))),
+      ),
+      st.clock === "custom"
+        ? h(
+            "span",
+            { class: "row", id: "clock-custom" },
+            h(
+              "select",
+              {
+                id: "clock-kind",
+                onchange: (e) => {
+                  st.custom.kind = e.target.value;
+                  render();
+                },
+              },
+              ["realtime", "correspondence"].map((k) => h("option", { value: k, selected: st.custom.kind === k }, t(`home.clockKind.${k}`))),
+            ),
+            st.custom.kind === "realtime"
+              ? [h("label", {}, t("home.minutes"), " ", num("minutes", 1, 10080)), h("label", {}, t("home.increment"), " ", num("increment", 0, 3600))]
+              : h("label", {}, t("home.hours"), " ", num("hours", 1, 2160)),
+          )
+        : null,
+    );
   // Rated: the server's default rule (one person against bots) until the checkbox is touched
   // (docs/ratings.md); a rated game moves the ratings of the seats held by accounts.
   const isRated = () => (st.rated === null ? st.seats.filter((s) => s.kind !== "bot").length === 1 : st.rated);
@@ -130,9 +189,11 @@ export function mountHome(root) {
         t("home.name"),
         h("input", {
           type: "text",
-          value: s.name,
+          value: s.kind === "open" ? "" : s.name,
+          placeholder: s.kind === "open" ? t("home.openName") : "",
+          disabled: s.kind === "open",
           maxlength: 40,
-          required: true,
+          required: s.kind !== "open",
           "data-field": "name",
           oninput: (e) => (s.name = e.target.value),
         }),
@@ -168,6 +229,7 @@ export function mountHome(root) {
           },
           h("option", { value: "human", selected: s.kind === "human" }, t("home.human")),
           h("option", { value: "bot", selected: s.kind === "bot" }, t("home.botKind")),
+          h("option", { value: "open", selected: s.kind === "open" }, t("home.openKind")),
         ),
       ),
       s.kind === "bot"
@@ -234,6 +296,7 @@ export function mountHome(root) {
           { class: "row", style: "justify-content:center" },
           h("button", { type: "button", class: "primary big", id: "quick-play", disabled: st.busy, onclick: quickPlay }, t("home.quick")),
           h("a", { class: "button big", href: "#/play", id: "play-now-link" }, t("home.playNow")),
+          h("a", { class: "button big", href: "#/lobby", id: "lobby-link" }, t("home.lobby")),
           h("label", { class: "muted" }, t("home.botLevel"), quickLevel),
         ),
       ),
@@ -305,6 +368,7 @@ export function mountHome(root) {
             }),
             t("home.hints"),
           ),
+          clockControls(),
           h(
             "label",
             { title: t("home.ratedTip") },
@@ -397,6 +461,6 @@ export function mountHome(root) {
   })();
   render();
   loadRecent();
-  return mountLobby(root); // open games and their free seats (lobby.js)
+  return () => {};
 }
 

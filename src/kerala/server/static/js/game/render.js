@@ -119,6 +119,9 @@ export function renderer(st, page, ui) {
           h("span", { class: ui.sound() ? "sound-on" : "sound-off", "aria-hidden": "true" }, "♪"),
           h("span", { class: "visually-hidden" }, t("status.sound")),
         ),
+        st.game.seat !== null
+          ? h("button", { type: "button", id: "notify", class: "small", "aria-pressed": String(ui.notifyOn()), title: t("notify.tip"), "aria-label": t("notify.label"), onclick: ui.toggleNotify }, "🔔")
+          : null,
         h("button", { type: "button", id: "coords", class: "small", "aria-pressed": String(ui.coords()), title: t("board.coordsTip"), "aria-label": t("board.coords"), onclick: ui.toggleCoords }, "(x, y)"),
         h("button", { type: "button", id: "show-log", class: "small phone-only", "aria-expanded": String(st.showLog), onclick: ui.toggleLog }, t("status.log")),
       ),

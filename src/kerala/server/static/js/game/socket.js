@@ -10,7 +10,7 @@ import { t } from "../i18n.js";
  * snapshot, `onEvent(event)` every live event first, `onScores()` when live scores arrive,
  * `banner(text, cls, ms)` shows the connection.
  */
-export function connection(st, { id, token, accept, onEvent, onScores, banner, hideBanner }) {
+export function connection(st, { id, token, accept, onEvent, onScores, onChat, banner, hideBanner }) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const path = `/api/games/${encodeURIComponent(id)}`;
   let ws = null;
@@ -54,6 +54,7 @@ export function connection(st, { id, token, accept, onEvent, onScores, banner, h
       } catch {
         return;
       }
+      if ((m.type === "chat" || m.type === "chat_history") && onChat) return onChat(m);
       if (m.type === "event" && m.event && onEvent) onEvent(m.event);
       if (m.type === "sync" || m.type === "event") accept(m.game);
       else if (m.type === "error") {
@@ -130,5 +131,12 @@ export function connection(st, { id, token, accept, onEvent, onScores, banner, h
     if (ws) ws.close();
   };
 
-  return { load, connect, submit, handOver, findHintRoute, askHint, scoreLive, findRematch, rematch, close, recordPath: `${path}/record` };
+  /** A chat message on the game's socket (docs/server.md, "Chat"); false when offline. */
+  const sendChat = (body) => {
+    if (!ws || ws.readyState !== 1) return false;
+    ws.send(JSON.stringify({ type: "chat", ...body }));
+    return true;
+  };
+
+  return { load, connect, submit, sendChat, handOver, findHintRoute, askHint, scoreLive, findRematch, rematch, close, recordPath: `${path}/record` };
 }

@@ -1,0 +1,17 @@
+"""The live lobby socket (docs/server.md, "Lobby"): the open games, pushed when they change."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+
+from kerala.server.lobbyfeed import LobbyFeed
+
+router = APIRouter()
+
+
+@router.websocket("/api/lobby/ws")
+async def lobby_socket(ws: WebSocket) -> None:
+    """``{"type": "lobby", "games": [...]}`` at once and whenever the open games change; the
+    socket only listens (a message from the client closes it with 1008)."""
+    feed: LobbyFeed = ws.app.state.lobby_feed
+    await feed.serve(ws)
