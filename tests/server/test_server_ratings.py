@@ -185,3 +185,41 @@ def test_the_leaderboard_ranks_settled_ratings_and_leaves_out_provisional_ones(
         ("ada", 1650, False)
     ]
     assert one.get("/api/leaderboard?group=3-5p").json()["players"] == []
+
+
+def test_a_rated_game_with_a_guest_waits_until_the_guest_claims_the_seat(
+    make_client: AppFactory, db_url: str
+) -> None:
+    """A guest never stands in as a new player whom an account could beat at will: the game
+    is rated once every person's seat is held, then both seats in one update (on SQLite and
+    PostgreSQL: the queries that find the games waiting)."""
+    one = make_client(db=db_url, rating_settle=3600)
+    guest = TestClient(one.app)
+    ada = sign_up(one, "ada", "Ada")
+    created = create(one, FOUR[:2], rated=True)
+    game_id, tokens = created["id"], tokens_of(created)
+    hold(one, ada, game_id, 0, tokens[0])
+    end = play_to_end(one, game_id, tokens)
+    state = one.app.state  # type: ignore[attr-defined]
+    repo = RatingRepository(state.repo.engine)
+    assert repo.pending() == []  # waiting for the guest, without holding up newer games
+    assert profile(one, "ada")["ratings"]["2p"]["games"] == 0
+    assert profile(one, "ada")["history"] == []
+    gus = sign_up(guest, "gus", "Gus")
+    hold(guest, gus, game_id, 1, tokens[1])
+    ranks = end["result"]["ranks"]
+    model = PlackettLuce(limit_sigma=True)
+    expected = [t[0] for t in model.rate([[model.rating()], [model.rating()]], ranks=ranks)]
+    for seat, h in enumerate(("ada", "gus")):
+        got = profile(one, h)["ratings"]["2p"]
+        assert got["games"] == 1, (h, got)
+        if len(set(ranks)) == 2:
+            assert abs(got["mu"] - expected[seat].mu) < 1e-3, (h, got)
+
+
+def test_the_game_list_says_whether_each_game_is_rated(make_client: AppFactory) -> None:
+    one = make_client()
+    rated = create(one, FOUR[:2], rated=True)["id"]
+    casual = create(one, FOUR[:2])["id"]
+    listed = {g["id"]: g["rated"] for g in one.get("/api/games").json()["games"]}
+    assert listed == {rated: True, casual: False}

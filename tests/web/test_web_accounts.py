@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
 from test_web_i18n import PAGE_WORDS, english_fragments
 from webplay import api_game, api_play, ids_of, play_turn, wait_turn_or_end
@@ -182,9 +183,39 @@ def test_a_guest_plays_signs_up_and_finds_the_finished_game_in_my_games(
         assert page.locator("#plot-2p circle").count() == 1
         assert "?" in page.inner_text("#rating-2p .rating")  # provisional after one game
         assert page.locator(f'#recent a[href="#/replay?game={gid}"]').count() == 1
+        # The leaderboard lists settled ratings only: once the uncertainty is below the
+        # provisional bound (as after about ten games; set in the database here), the rating this
+        # game gave is on the 2-player board, with the number the profile shows, and links back.
+        shown = page.inner_text("#rating-2p .rating").rstrip("?")
+        settle_uncertainty(server, "guest1", "2p")
+        page.goto(f"{base}/#/leaderboard?group=2p")
+        row = page.locator("#leaderboard tr", has_text="Guest One")
+        row.wait_for()
+        assert shown in row.inner_text() and "?" not in row.inner_text()
+        row.locator('a[href="#/player/guest1"]').click()
+        page.wait_for_selector("#rating-2p")
+        assert page.inner_text("#rating-2p .rating") == shown
         no_js_errors(page)
     finally:
         ctx.close()
+
+
+def settle_uncertainty(server: Server, handle: str, group: str) -> None:
+    """Make an account's rating in ``group`` settled (sigma below the provisional bound),
+    keeping its mean: what many more games would do, without playing them."""
+    engine = sa.create_engine(server.db_url)
+    try:
+        with engine.begin() as conn:
+            account = conn.execute(
+                sa.text("SELECT id FROM accounts WHERE handle_key = :h"), {"h": handle}
+            ).scalar_one()
+            done = conn.execute(
+                sa.text("UPDATE ratings SET sigma = 4.0 WHERE account_id = :a AND grp = :g"),
+                {"a": account, "g": group},
+            )
+            assert done.rowcount == 1
+    finally:
+        engine.dispose()
 
 
 def test_password_sign_in_sign_out_and_the_refusals(server: Server, browser: Browser) -> None:
@@ -323,6 +354,19 @@ def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser
         gid = watch.split("game=")[1].split("&")[0]
         r = page.request.get(f"{base}/api/games/{gid}")
         assert json.loads(r.text())["rated"] is False
+        # Shown to all: the game's status line, and the lobby's listing of an open game.
+        page.goto(watch)
+        mark = page.locator("#rated-mark")
+        mark.wait_for()
+        assert mark.inner_text() == "Casual" and mark.get_attribute("data-rated") == "false"
+        seats = [{"name": "Ada", "color": "blue"}, {"color": "red", "kind": "open"}]
+        r = page.request.post(f"{base}/api/games", data={"seats": seats, "rated": True})
+        assert r.ok, r.text()
+        open_id = json.loads(r.text())["id"]
+        page.goto(f"{base}/#/lobby")
+        listed = page.locator(f'.lobby-game[data-game="{open_id}"] .rated')
+        listed.wait_for()
+        assert listed.inner_text() == "rated"
         no_js_errors(page)
     finally:
         ctx.close()

@@ -39,6 +39,8 @@ class RatedSeat:
     #: The account that holds the seat, and whether the seat has been rated already.
     account: str | None
     done: bool
+    #: A person's seat (handed to a bot or not), as against a bot's from the start.
+    person: bool = True
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,18 @@ class HistoryEntry:
     at: dt.datetime
 
 
+def _unheld_person(game_id: sa.ColumnElement[str]) -> sa.ColumnElement[bool]:
+    """A person's seat of the game (handed to a bot or not) that no account holds: a guest's.
+    Such a game waits unrated (and out of the pending list) until the guest claims the seat."""
+    s = _SEATS
+    held = sa.exists().where(_HELD.c.game_id == s.c.game_id, _HELD.c.seat == s.c.seat)
+    return sa.and_(
+        s.c.game_id == game_id,
+        sa.or_(s.c.kind != "bot", s.c.handed_to_bot.is_(True)),
+        ~held,
+    )
+
+
 class RatingRepository:
     """Reads and writes of ratings."""
 
@@ -78,7 +92,12 @@ class RatingRepository:
             sa.select(_GAMES.c.id, _GAMES.c.updated_at)
             .join(h, h.c.game_id == _GAMES.c.id)
             .outerjoin(r, sa.and_(r.c.game_id == h.c.game_id, r.c.seat == h.c.seat))
-            .where(_GAMES.c.status == "over", _GAMES.c.rated.is_(True), r.c.game_id.is_(None))
+            .where(
+                _GAMES.c.status == "over",
+                _GAMES.c.rated.is_(True),
+                r.c.game_id.is_(None),
+                ~sa.exists().where(_unheld_person(_GAMES.c.id)),
+            )
             .group_by(_GAMES.c.id, _GAMES.c.updated_at)
             .order_by(_GAMES.c.updated_at, _GAMES.c.id)
             .limit(limit)
@@ -112,6 +131,7 @@ class RatingRepository:
                 s.color,
                 held.get(s.seat),
                 s.seat in done,
+                s.kind != "bot" or bool(s.handed_to_bot),
             )
             for s in seats
         ]

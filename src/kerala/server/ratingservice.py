@@ -3,10 +3,11 @@
 A rated game moves the rating of every seat held by an account, in the seat's player-count
 group (:func:`kerala.ratings.group_for`), by OpenSkill's Plackett-Luce model over the game's
 ranks (:func:`kerala.ratings.rate`). The other seats stand in as they are: a bot by its
-published rating (:func:`kerala.ratings.bot_rating`), a guest as a new player. Every seat held
-at the end is rated in one update from the ratings before the game, exactly as ``openskill``
-rates the game; a seat claimed after the end (a guest who signs up) is rated when claimed,
-against the others' ratings then.
+published rating (:func:`kerala.ratings.bot_rating`). A game is rated only once every
+person's seat is held by an account: a guest cannot stand in as a new player whom an account
+beats at will (a second tab of its own), so a game with a guest waits until the guest signs up
+and claims the seat, and stays unrated if they never do. Then every held seat is rated in one
+update from the ratings before, exactly as ``openskill`` rates the game.
 
 Settling is lazy and idempotent: :meth:`RatingService.settle` rates the finished games that
 have a held seat not rated yet, oldest first, each in one transaction that writes one history
@@ -89,6 +90,8 @@ class RatingService:
         todo = [s for s in seats if s.account is not None and not s.done]
         if not todo or any(s.rank < 1 for s in seats):
             return False
+        if any(s.person and s.account is None for s in seats):
+            return False  # a guest's seat: rated once every person's seat is held
         grp = group_for(len(seats))
         accounts = [s.account for s in seats if s.account is not None]
         stored = self.repo.ratings(accounts, grp)

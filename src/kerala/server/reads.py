@@ -37,6 +37,7 @@ class GameReads:
                 "created_at": r.created_at.isoformat(),
                 "updated_at": r.updated_at.isoformat(),
                 "ranks": r.result["ranks"] if r.result is not None else None,
+                "rated": r.rated,
             }
             for r, seats in found
         ]

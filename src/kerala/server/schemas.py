@@ -290,6 +290,8 @@ class GameSummary(BaseModel):
     updated_at: str
     #: Each seat's final rank (SC7, 1 = first) once the game is over.
     ranks: list[int] | None = None
+    #: Whether the game is rated (chosen at creation; docs/ratings.md).
+    rated: bool = False
 
 
 class GameList(BaseModel):

@@ -109,6 +109,7 @@ export function renderer(st, page, ui) {
       h("span", { class: `turn ${myTurn(st) ? "you" : ""}`, id: "turn" }, over ? t("status.over") : myTurn(st) ? t("status.yourTurn") : t("status.theirTurn", { name: nameOf(g.to_move) })),
       h("span", { class: "muted" }, t("status.round", { n: v.round + 1 })),
       h("span", { id: "bag", class: "muted" }, t("status.bag", { n: v.bag_count })),
+      h("span", { id: "rated-mark", class: "muted", "data-rated": String(Boolean(g.rated)), title: t(g.rated ? "status.ratedTip" : "status.casualTip") }, t(g.rated ? "status.rated" : "status.casual")),
       h(
         "span",
         { class: "status-tools" },
