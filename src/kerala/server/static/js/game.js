@@ -184,6 +184,8 @@ export function mountGame(root, { id, token, seat }) {
     },
     notifyOn,
     toggleNotify,
+    chatUnread: () => (chat ? chat.unread() : 0),
+    openChat: () => chat && chat.open(),
     coords,
     toggleCoords: () => {
       localStorage.setItem("kerala.coords", coords() ? "0" : "1");
@@ -273,7 +275,7 @@ export function mountGame(root, { id, token, seat }) {
   (async () => {
     await conn.load();
     if (!st.game) return;
-    chat = mountChat(root, { id, seat: st.game.seat, send: conn.sendChat });
+    chat = mountChat(root, { id, seat: st.game.seat, send: conn.sendChat, onUnread: () => render() });
     for (const m of early.splice(0)) chat.receive(m);
     conn.connect();
     st.hintRoute = await conn.findHintRoute();

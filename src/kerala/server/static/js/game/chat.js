@@ -1,5 +1,6 @@
-// The game's chat (docs/web.md, "Chat"): a panel under the table, mounted once so that typing
-// survives the table's redraws. A seat writes to and reads the players' chat; a watcher the
+// The game's chat (docs/web.md, "Chat"): a dialog opened from the table's status line (a
+// button with the count of unread messages), mounted once so that typing survives the table's
+// redraws and the table keeps the whole screen. A seat writes to and reads the players' chat; a watcher the
 // watchers' chat (the players read it too once the game is over). Text is inserted as text.
 // One-click phrases are sent as keys and shown in each reader's language. A person can be
 // muted: their messages are hidden in this browser for this game.
@@ -9,7 +10,8 @@ import { t } from "../i18n.js";
 
 const PHRASES = ["hello", "gg", "thanks", "rematch", "bye"];
 
-export function mountChat(root, { id, seat, send }) {
+export function mountChat(root, { id, seat, send, onUnread }) {
+  let unread = 0;
   const muteKey = `kerala.mute.${id}`;
   const muted = new Set(JSON.parse(localStorage.getItem(muteKey) || "[]"));
   const seen = new Map(); // id -> message, in order
@@ -58,9 +60,14 @@ export function mountChat(root, { id, seat, send }) {
   };
 
   const panel = h(
-    "section",
-    { class: "panel chat", id: "chat", "aria-labelledby": "chat-title" },
-    h("h2", { id: "chat-title" }, t(seat === null || seat === undefined ? "chat.watchers" : "chat.players")),
+    "dialog",
+    { class: "chat chat-dialog", id: "chat", "aria-labelledby": "chat-title" },
+    h(
+      "div",
+      { class: "row chat-head" },
+      h("h2", { id: "chat-title" }, t(seat === null || seat === undefined ? "chat.watchers" : "chat.players")),
+      h("button", { type: "button", class: "small", id: "chat-close", onclick: () => panel.close() }, t("chat.close")),
+    ),
     list,
     h("div", { class: "row chat-phrases" }, PHRASES.map((p) => h("button", { type: "button", class: "small", "data-phrase": p, onclick: () => post({ phrase: p }) }, t(`chat.phrase.${p}`)))),
     h("form", { class: "row", onsubmit: submit }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send"))),
@@ -71,8 +78,24 @@ export function mountChat(root, { id, seat, send }) {
   return {
     /** A `chat` or `chat_history` message from the socket. */
     receive(m) {
-      for (const x of m.type === "chat_history" ? m.messages : [m]) seen.set(x.id, x);
+      let fresh = 0;
+      for (const x of m.type === "chat_history" ? m.messages : [m]) {
+        if (!seen.has(x.id) && !muted.has(who(x))) fresh++;
+        seen.set(x.id, x);
+      }
       draw();
+      if (!panel.open && fresh && m.type === "chat") {
+        unread += fresh;
+        if (onUnread) onUnread(unread);
+      }
     },
+    open() {
+      unread = 0;
+      if (onUnread) onUnread(0);
+      panel.showModal();
+      list.scrollTop = list.scrollHeight;
+      input.focus();
+    },
+    unread: () => unread,
   };
 }

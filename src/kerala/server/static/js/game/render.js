@@ -119,6 +119,12 @@ export function renderer(st, page, ui) {
           h("span", { class: ui.sound() ? "sound-on" : "sound-off", "aria-hidden": "true" }, "♪"),
           h("span", { class: "visually-hidden" }, t("status.sound")),
         ),
+        h(
+          "button",
+          { type: "button", id: "chat-toggle", class: "small", title: t("chat.open"), "aria-label": t("chat.open"), onclick: ui.openChat },
+          "💬",
+          ui.chatUnread() ? h("span", { class: "chat-unread", id: "chat-unread" }, String(ui.chatUnread())) : null,
+        ),
         st.game.seat !== null
           ? h("button", { type: "button", id: "notify", class: "small", "aria-pressed": String(ui.notifyOn()), title: t("notify.tip"), "aria-label": t("notify.label"), onclick: ui.toggleNotify }, "🔔")
           : null,
