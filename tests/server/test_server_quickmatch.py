@@ -224,3 +224,29 @@ def test_the_queue_is_shared_by_the_processes_of_one_world(make_client: AppFacto
     for g in games:
         assert one.get(f"/api/games/{g}").status_code == 200
         assert two.get(f"/api/games/{g}").status_code == 200
+
+
+def test_rated_and_casual_tickets_never_meet() -> None:
+    ts = [ticket(0, rated=True, account="a"), ticket(1), ticket(2, rated=True, account="b")]
+    (game,) = pair(ts, now=0.0)
+    assert [t.id for t in game.tickets] == ["t0", "t2"]
+
+
+def test_a_rated_quick_match_needs_accounts_and_makes_a_rated_game(
+    make_client: AppFactory,
+) -> None:
+    from test_server_accounts import sign_up
+
+    one = make_client(quickmatch_interval=0.05)
+    two = TestClient(one.app)
+    guest = TestClient(one.app)
+    r = guest.post("/api/quickmatch", json={"players": 2, "name": "G", "rated": True})
+    assert r.status_code == 401 and "needs an account" in r.json()["detail"]
+    sign_up(one, "ada", "Ada")
+    sign_up(two, "bob", "Bo")
+    a = join(one, "Ada", rated=True, control="none")
+    join(guest, "Gus", control="none")  # casual: not paired with the rated ones
+    b = join(two, "Bo", rated=True, control="none")
+    found = [wait_matched(one, a), wait_matched(two, b)]
+    assert found[0]["game"] == found[1]["game"]
+    assert one.get(f"/api/games/{found[0]['game']}").json()["rated"] is True

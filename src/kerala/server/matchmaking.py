@@ -56,13 +56,15 @@ class Ticket:
     #: Seconds of waiting after which bots fill the game; ``None``: wait for people only.
     bots_after: float | None = None
     name: str = "Player"
-    #: The account holding the seat, if the person is signed in.
-    account: int | None = field(default=None)
+    #: The account of the person, if signed in (a rated ticket always has one).
+    account: str | None = field(default=None)
+    #: Whether the game is to be rated (only people signed in ask for one).
+    rated: bool = False
 
     @property
-    def key(self) -> tuple[int, str]:
+    def key(self) -> tuple[int, str, bool]:
         """Tickets meet only with the same key."""
-        return (self.players, self.control)
+        return (self.players, self.control, self.rated)
 
     def window(self, now: float, base: float = BASE, widen: float = WIDEN) -> float:
         """How far apart in rating the game may be for this ticket, after its wait so far."""
@@ -107,11 +109,11 @@ def pair(
     widest: float = WIDEST,
 ) -> list[Group]:
     """The games to start now from the waiting ``tickets`` (each ticket in one game at most)."""
-    by_key: dict[tuple[int, str], list[Ticket]] = {}
+    by_key: dict[tuple[int, str, bool], list[Ticket]] = {}
     for t in sorted(tickets, key=lambda t: (t.since, t.id)):
         by_key.setdefault(t.key, []).append(t)
     out: list[Group] = []
-    for (n, _), queue in by_key.items():
+    for (n, _, _), queue in by_key.items():
         used: set[str] = set()
 
         def window(t: Ticket) -> float:

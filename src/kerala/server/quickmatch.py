@@ -41,8 +41,8 @@ RESULT_TTL = 600
 
 
 def key_name(t: Ticket) -> str:
-    """A ticket's key as a string: who it may meet (``"4:fast"``)."""
-    return f"{t.players}:{t.control}"
+    """A ticket's key as a string: who it may meet (``"4:fast:casual"``)."""
+    return f"{t.players}:{t.control}:{'rated' if t.rated else 'casual'}"
 
 
 def _hash(secret: str) -> str:
@@ -266,7 +266,8 @@ class QuickMatch:
         name: str,
         rating: float,
         bots_after: float | None,
-        account: int | None = None,
+        account: str | None = None,
+        rated: bool = False,
     ) -> tuple[Ticket, str]:
         if control not in CONTROLS:
             known = ", ".join(f'"{c}"' for c in CONTROLS)
@@ -282,6 +283,7 @@ class QuickMatch:
             bots_after=bots_after,
             name=name,
             account=account,
+            rated=rated,
         )
         secret = secrets.token_urlsafe(24)
         await self.queue.add(ticket, _hash(secret))
@@ -425,7 +427,12 @@ def game_maker(service: GameService) -> CreateGame:
     def create(group: Group) -> tuple[str, dict[str, tuple[int, str]], Any]:
         control = CONTROLS[group.tickets[0].control]
         made = service.create(
-            seats_for(group), "random", None, 0, dict(control) if control is not None else None
+            seats_for(group),
+            "random",
+            None,
+            0,
+            dict(control) if control is not None else None,
+            rated=group.tickets[0].rated,
         )
         seats = {t.id: (i, made.tokens[i]) for i, t in enumerate(group.tickets)}
         return made.snapshot.base["id"], seats, made.snapshot

@@ -118,6 +118,11 @@ class RatingService:
             log.info("ratings: game %s rated for %d seats", game_id, len(rows))
         return ok
 
+    def display_of(self, account_id: str, players: int) -> int:
+        """An account's display rating in the group of a player count (1500 when new)."""
+        grp = group_for(players)
+        return int(shown(self.repo.ratings([account_id], grp).get(account_id))["display"])
+
     def seated(self, game_id: str) -> list[int]:
         """The display ratings of the accounts seated in a game (in its group), for the lobby."""
         seats = self.repo.seats(game_id)

@@ -58,6 +58,8 @@ class QuickMatchJoin(_In):
     name: str = Field(min_length=1, max_length=4 * MAX_NAME)
     #: Seconds of waiting after which bots fill the free seats; ``null``: people only.
     bots_after: float | None = Field(None, ge=5, le=3600)
+    #: A rated game, with people signed in, paired by their ratings (docs/ratings.md).
+    rated: bool = Field(False, strict=True)
 
     @field_validator("name")
     @classmethod

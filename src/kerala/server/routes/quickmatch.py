@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
+from starlette.concurrency import run_in_threadpool
 
-from kerala.server.routes.deps import QuickMatchDep, RequiredTokenDep, rate_limit
+from kerala.server.errors import ApiError
+from kerala.server.routes.accounts import CurrentDep
+from kerala.server.routes.deps import QuickMatchDep, RatingsDep, RequiredTokenDep, rate_limit
 from kerala.server.schemas import (
     RATE_LIMITED,
     SEAT_ERRORS,
@@ -18,7 +21,7 @@ from kerala.server.wire import dumpb
 
 router = APIRouter(prefix="/api/quickmatch", tags=["quick match"])
 
-#: Every person waits at the same starting rating until rated games give them one.
+#: A guest waits at the starting rating (a new player's display rating).
 START_RATING = 1500.0
 
 
@@ -33,10 +36,21 @@ def _json(obj: object, status: int = 200) -> Response:
     responses={**SEAT_ERRORS, **RATE_LIMITED},
     dependencies=[rate_limit("quickmatch")],
 )
-async def join(body: QuickMatchJoin, quick: QuickMatchDep) -> Response:
-    """Wait for a game of ``players`` with the time control ``control``: a ticket and its secret."""
+async def join(
+    body: QuickMatchJoin, quick: QuickMatchDep, current: CurrentDep, ratings: RatingsDep
+) -> Response:
+    """Wait for a game of ``players`` with the time control ``control``: a ticket and its secret.
+
+    Signed in, you wait at your rating in the group of that player count; a rated game needs
+    that (401 otherwise). A guest waits at the starting rating, for casual games only."""
+    account = current.account.id if current is not None else None
+    if body.rated and account is None:
+        raise ApiError(401, "not_signed_in", "a rated game needs an account: sign in first")
+    rating = START_RATING
+    if account is not None:
+        rating = float(await run_in_threadpool(ratings.display_of, account, body.players))
     ticket, secret = await quick.join(
-        body.players, body.control, body.name, START_RATING, body.bots_after
+        body.players, body.control, body.name, rating, body.bots_after, account, body.rated
     )
     return _json({"ticket": ticket.id, "secret": secret, "status": "waiting"}, 201)
 

@@ -5,14 +5,14 @@
 
 import { h, api, toast } from "./ui.js";
 import { t } from "./i18n.js";
-import { keepToken } from "./session.js";
+import { keepToken, known } from "./session.js";
 import { myName } from "./home.js";
 
 const CONTROLS = ["realtime", "fast", "none", "day", "3days"];
 const BOTS_AFTER = [null, 30, 60, 120];
 
 export function mountQuickMatch(root) {
-  const st = { players: 2, control: "realtime", botsAfter: 60, ticket: null, status: null, busy: false };
+  const st = { players: 2, control: "realtime", botsAfter: 60, rated: false, ticket: null, status: null, busy: false };
   const page = h("div", { class: "quick-match" });
   root.append(page);
   let timer = null;
@@ -63,6 +63,7 @@ export function mountQuickMatch(root) {
         control: st.control,
         name: myName().slice(0, 40),
         bots_after: st.botsAfter,
+        rated: st.rated && known().signed_in,
       });
       st.status = { status: "waiting", waited: 0, alike: 1 };
       timer = setTimeout(poll, 300);
@@ -110,6 +111,10 @@ export function mountQuickMatch(root) {
         choice("players", [2, 3, 4, 5], st.players, t("qm.playersLabel"), (v) => (st.players = v)),
         choice("control", CONTROLS, st.control, t("qm.controlLabel"), (v) => (st.control = v)),
         choice("bots", BOTS_AFTER, st.botsAfter, t("qm.botsLabel"), (v) => (st.botsAfter = v)),
+        // Rated play is for people signed in (paired by their rating); guests play casual.
+        known().signed_in
+          ? h("label", { id: "qm-rated-label" }, h("input", { type: "checkbox", id: "qm-rated", checked: st.rated, disabled: Boolean(st.ticket), onchange: (e) => (st.rated = e.target.checked) }), " ", t("qm.rated"))
+          : h("p", { class: "muted", id: "qm-casual" }, t("qm.casualOnly")),
         waiting
           ? h(
               "div",
