@@ -350,3 +350,34 @@ def test_two_processes_time_out_once(pg_url: str, prefix: str, tmp_path: Path) -
     finally:
         for s in servers:
             s.stop()
+
+
+def test_processes_starting_together_on_a_new_world_all_start(pg_url: str) -> None:
+    """On an empty database the world's sign-of-life row is made by one of the processes that
+    start together; the others' attempt is not an error (it used to stop their start)."""
+    import threading
+
+    from kerala.server.repository import GameRepository
+    from kerala.server.store import make_engine, migrate
+
+    migrate(pg_url)
+    repos = [GameRepository(make_engine(pg_url)) for _ in range(8)]
+    go = threading.Barrier(len(repos))
+    errors: list[BaseException] = []
+    now = dt.datetime.now(dt.UTC)
+
+    def start(repo: GameRepository) -> None:
+        go.wait()
+        try:
+            repo.resume_world(now, dt.timedelta(seconds=10))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=start, args=(r,)) for r in repos]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    for r in repos:
+        r.engine.dispose()
+    assert errors == []

@@ -338,9 +338,16 @@ class GameRepository:
             row = conn.execute(
                 sa.select(_WORLD.c.alive_at, _WORLD.c.stopped).where(_WORLD.c.id == 1)
             ).first()
-            if row is None:
-                conn.execute(sa.insert(_WORLD).values(id=1, alive_at=now, stopped=False))
-                return None
+        if row is None:
+            # A new world: of processes starting together on an empty database, one makes its
+            # row; the others' insert fails on its key, and there is nothing to credit either.
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(sa.insert(_WORLD).values(id=1, alive_at=now, stopped=False))
+            except sa.exc.IntegrityError:
+                pass
+            return None
+        with self.engine.begin() as conn:
             seen = row.alive_at
             last = aware(seen)
             if not row.stopped and now - last < alive_within:
