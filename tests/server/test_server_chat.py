@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from serverlib import AppFactory, create, game_socket, tokens_of
+from serverlib import AppFactory, auth, create, game_socket, tokens_of
 
 from kerala.server.chat import readable
 
@@ -120,3 +120,23 @@ def test_players_read_the_watchers_chat_once_the_game_is_over() -> None:
     assert readable(0, over=False) == ["players"]
     assert readable(0, over=True) == ["players", "watchers"]
     assert readable(None, over=False) == readable(None, over=True) == ["watchers"]
+
+
+def test_the_replay_reads_the_chat_with_a_seats_token(make_client: AppFactory) -> None:
+    client = make_client()
+    created = create(client)
+    gid, tokens = created["id"], tokens_of(created)
+    with game_socket(client, gid, tokens[0]) as ada, game_socket(client, gid) as watcher:
+        next_of(ada, "sync")
+        next_of(watcher, "sync")
+        ada.send_json({"type": "chat", "phrase": "hello"})
+        next_of(ada, "chat")
+        watcher.send_json({"type": "chat", "text": "go Bo"})
+        next_of(watcher, "chat")
+    assert client.get(f"/api/games/{gid}/chat").status_code == 401
+    r = client.get(f"/api/games/{gid}/chat", headers=auth(tokens[1]))
+    assert r.status_code == 200
+    # During play a seat reads the players' chat only.
+    assert [(m["channel"], m["phrase"] or m["text"]) for m in r.json()["messages"]] == [
+        ("players", "hello")
+    ]

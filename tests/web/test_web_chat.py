@@ -88,6 +88,9 @@ def test_two_players_and_a_watcher_chat_apart_with_mute_and_a_bounded_flood(
         spam = ada.locator("#chat-list li", has_text="spam")
         expect(spam.last).to_be_visible()
         assert spam.count() < 6
+        # The replay shows the chat to the game's players (this tab holds Ada's seat).
+        ada.goto(f"{server.url}/#/replay?game={created['id']}")
+        expect(ada.locator("#replay-chat")).to_contain_text("hi Bo")
     finally:
         for p in (ada, bo, watcher):
             p.context.close()

@@ -100,6 +100,21 @@ class MailOut(BaseModel):
     notify: bool
 
 
+class ChatMessage(BaseModel):
+    type: Literal["chat"]
+    id: int
+    channel: Literal["players", "watchers"]
+    seat: int | None
+    name: str
+    text: str | None
+    phrase: str | None
+    at: str
+
+
+class ChatLog(BaseModel):
+    messages: list[ChatMessage]
+
+
 class RatingOut(BaseModel):
     #: One number, ``1500 + 30 (mu - 25)``; provisional while ``sigma`` > 5 (docs/ratings.md).
     display: int

@@ -16,7 +16,7 @@ import re
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.chat import ChatRelay, ChatRepository, check_message, message, readable, wire
@@ -26,7 +26,8 @@ from kerala.server.fanout import Announcer
 from kerala.server.hub import Connection, Hub
 from kerala.server.jsonlimits import BadJson, load_bounded
 from kerala.server.ratelimit import RateLimiter, client_of
-from kerala.server.routes.deps import GAME_ID_PATTERN
+from kerala.server.routes.deps import GAME_ID_PATTERN, GameIdDep, RequiredTokenDep, ServiceDep
+from kerala.server.schemas import SEAT_ERRORS, ChatLog
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.wire import Snapshot, dumpb, dumps, event_message, sync_message
@@ -275,6 +276,19 @@ def _since(text: str | None) -> int | None:
             f"'since' must be the last event number seen, a whole number >= 0; got {js(text)}",
         )
     return int(text)
+
+
+@router.get("/api/games/{game_id}/chat", response_model=ChatLog, responses=SEAT_ERRORS)
+async def game_chat(
+    game_id: GameIdDep, token: RequiredTokenDep, service: ServiceDep, request: Request
+) -> Response:
+    """The chat a seat may read, for the replay (docs/server.md, "Chat"): the players', and the
+    watchers' once the game is over."""
+    snap, seat = await run_in_threadpool(service.get, game_id, token)
+    repo: ChatRepository = request.app.state.chat_repo
+    over = snap.base["status"] == "over"
+    messages = await run_in_threadpool(repo.recent, game_id, readable(seat, over), 1000)
+    return Response(dumpb({"messages": messages}), media_type="application/json")
 
 
 @router.websocket("/api/games/{game_id}/ws")

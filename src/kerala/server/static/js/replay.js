@@ -12,6 +12,7 @@ import { decisionWords, decisionCells, decisionMoves, clockWords } from "./words
 import { scoreSheet, colorVar } from "./sheet.js";
 import { mountAnalysis } from "./analysis.js";
 import { colorWord } from "./tiles.js";
+import { heldSeats, tabSeats } from "./session.js";
 
 export function mountReplay(root, { game }) {
   const st = { source: null, players: [], events: [], total: 0, at: 0, cache: new Map(), pos: null, timer: null, error: null, zoom: null };
@@ -64,12 +65,41 @@ export function mountReplay(root, { game }) {
       st.events = (g.clock && g.clock.events) || [];
       st.total = g.decision_number;
       st.cache.clear();
+      loadChat(id);
       await go(0);
     } catch (e) {
       st.error = e.message;
       render();
     }
   };
+
+  // The game's chat, for its players (a seat of this tab, or one the account holds).
+  const loadChat = async (id) => {
+    st.chat = null;
+    try {
+      const seats = tabSeats().filter((s) => s.game === id);
+      const mine = seats.length ? seats[0] : (await heldSeats(id))[0];
+      if (!mine) return;
+      st.chat = (await api("GET", `/api/games/${encodeURIComponent(id)}/chat`, undefined, { Authorization: `Bearer ${mine.token}` })).messages;
+      render();
+    } catch {
+      /* no chat for this page: the replay works without it */
+    }
+  };
+
+  const chatSection = () =>
+    st.chat && st.chat.length
+      ? h(
+          "section",
+          { class: "panel", id: "replay-chat" },
+          h("h2", {}, t("chat.open")),
+          h(
+            "ol",
+            { class: "chat-list" },
+            st.chat.map((m) => h("li", { class: `chat-msg ${m.channel}` }, h("strong", {}, m.name), " ", m.phrase ? t(`chat.phrase.${m.phrase}`) : m.text)),
+          ),
+        )
+      : null;
 
   const openRecord = async (text, name) => {
     let record;
@@ -222,7 +252,8 @@ export function mountReplay(root, { game }) {
     const hadFocus = document.activeElement && document.activeElement.id;
     const old = page.querySelector("#zoom");
     if (old && old.open) old.close();
-    page.replaceChildren(...parts, ...(dlg ? [dlg] : []));
+    const chat = chatSection();
+    page.replaceChildren(...parts, ...(chat ? [chat] : []), ...(dlg ? [dlg] : []));
     mountAnalysis(page, st, go);
     if (dlg) dlg.showModal();
     if (hadFocus && document.getElementById(hadFocus)) document.getElementById(hadFocus).focus();
