@@ -96,9 +96,10 @@ def test_a_correspondence_turn_sends_one_digest_with_an_unsubscribe_link(
     created = create(client, first=1, clock={"kind": "correspondence", "hours": 24})
     gid, tokens = created["id"], tokens_of(created)
     ada = next(i["seat"] for i in created["invites"] if i["name"] == "Ada")
+    # Held once the game is under way (a start seen by the mailer would be its own digest).
+    play_until_turn_of(client, gid, tokens, ada)
     hold = {"game_id": gid, "seat": ada, "token": tokens[ada]}
     assert client.post("/api/account/seats", json=hold, headers=csrf(body)).status_code == 204
-    play_until_turn_of(client, gid, tokens, ada)
     wait(lambda: len(inbox.messages) == 1)
     (mail,) = inbox.messages
     assert mail["To"] == "Ada@example.com" and mail["From"] == "Kerala <games@kerala.test>"
@@ -163,3 +164,25 @@ def test_a_bad_address_is_refused_in_one_line(
 def test_bad_mail_settings_are_refused(settings: dict[str, Any], words: str) -> None:
     with pytest.raises(ValidationError, match=words):
         Settings.model_validate(settings)
+
+
+def test_what_a_seat_hears_of() -> None:
+    """A game's start, each turn, a turn whose time runs low, and the end."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from kerala.server.mail import kinds_of
+
+    now = dt.datetime.now(dt.UTC)
+    day = {"kind": "correspondence", "hours": 24}
+
+    def row(**kw: Any) -> Any:
+        base = {"status": "playing", "decision_count": 5, "to_move": 0, "seat": 0}
+        return SimpleNamespace(**{**base, "clock_deadline": now + dt.timedelta(hours=20), **kw})
+
+    assert kinds_of(row(), day, now) == [("your_turn", 5)]
+    assert kinds_of(row(to_move=1), day, now) == []
+    assert kinds_of(row(decision_count=0, to_move=1), day, now) == [("started", -1)]
+    low = row(clock_deadline=now + dt.timedelta(hours=4))
+    assert kinds_of(low, day, now) == [("your_turn", 5), ("time_low", 5)]
+    assert kinds_of(row(status="over"), day, now) == [("over", -1)]

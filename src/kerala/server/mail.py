@@ -21,7 +21,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import Any, cast
+from typing import Any, Final, cast
 from urllib.parse import unquote, urlsplit
 
 import anyio.to_thread
@@ -137,6 +137,7 @@ class MailRepository:
                 _GAMES.c.to_move,
                 _GAMES.c.decision_count,
                 _GAMES.c.clock,
+                _GAMES.c.clock_deadline,
                 _GAMES.c.updated_at,
                 _HELD.c.seat,
                 _HELD.c.account_id,
@@ -148,10 +149,7 @@ class MailRepository:
                 _MAIL.c.notify.is_(True),
                 _GAMES.c.clock.is_not(None),
                 _GAMES.c.updated_at >= _MAIL.c.since,
-                sa.or_(
-                    sa.and_(_GAMES.c.status == "playing", _GAMES.c.to_move == _HELD.c.seat),
-                    _GAMES.c.status == "over",
-                ),
+                _GAMES.c.status.in_(("playing", "over")),
             )
         )
         new = 0
@@ -161,22 +159,21 @@ class MailRepository:
             control = (r.clock or {}).get("control") or {}
             if control.get("kind") != "correspondence":
                 continue
-            kind, turn = ("over", -1) if r.status == "over" else ("your_turn", r.decision_count)
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(
-                        sa.insert(_NOTICES).values(
-                            account_id=r.account_id,
-                            game_id=r.id,
-                            kind=kind,
-                            turn=turn,
-                            created_at=now,
-                        )
-                    )
-                new += 1
-            except sa.exc.IntegrityError:
-                pass  # noticed before (here or by another process)
+            for kind, turn in kinds_of(r, control, now):
+                new += self._insert(r.account_id, r.id, kind, turn, now)
         return new
+
+    def _insert(self, account_id: str, game_id: str, kind: str, turn: int, now: dt.datetime) -> int:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    sa.insert(_NOTICES).values(
+                        account_id=account_id, game_id=game_id, kind=kind, turn=turn, created_at=now
+                    )
+                )
+        except sa.exc.IntegrityError:
+            return 0  # noticed before (here or by another process)
+        return 1
 
     def due(self, now: dt.datetime, digest: float) -> list[str]:
         """Accounts with notices not sent and no digest for ``digest`` seconds."""
@@ -255,12 +252,43 @@ class MailRepository:
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
 
 
+#: A turn's time runs low when less than this share of the time per move is left.
+LOW: Final = 0.2
+
+
+def kinds_of(r: Any, control: dict[str, Any], now: dt.datetime) -> list[tuple[str, int]]:
+    """What a held seat of a correspondence game should hear of now: ``(kind, turn)``."""
+    if r.status == "over":
+        return [("over", -1)]
+    out = []
+    if r.decision_count == 0:
+        out.append(("started", -1))
+    if r.to_move == r.seat:
+        out.append(("your_turn", r.decision_count))
+        budget = float(control.get("hours", 0)) * 3600
+        if r.clock_deadline is not None and budget > 0:
+            left = (aware(r.clock_deadline) - now).total_seconds()
+            if left < LOW * budget:
+                out.append(("time_low", r.decision_count))
+    return out
+
+
 def digest_message(claimed: dict[str, Any], sender: str, base: str) -> EmailMessage:
     """One e-mail listing the notices; ``base`` is the site's public address."""
     turns = [n for n in claimed["notices"] if n["kind"] == "your_turn"]
     overs = [n for n in claimed["notices"] if n["kind"] == "over"]
+    low = sorted({n["game"] for n in claimed["notices"] if n["kind"] == "time_low"})
+    started = sorted({n["game"] for n in claimed["notices"] if n["kind"] == "started"})
     games = sorted({n["game"] for n in turns})
     lines = [f"Hello {claimed['name']},", ""]
+    if started:
+        lines.append("These games have started:")
+        lines += [f"  {base}/?game={g}" for g in started]
+        lines.append("")
+    if low:
+        lines.append("Your time to move runs low in:")
+        lines += [f"  {base}/?game={g}" for g in low]
+        lines.append("")
     if games:
         lines.append(f"It is your turn in {len(games)} game(s) of Kerala:")
         lines += [f"  {base}/?game={g}" for g in games]
@@ -279,7 +307,11 @@ def digest_message(claimed: dict[str, Any], sender: str, base: str) -> EmailMess
     msg["From"] = sender
     msg["To"] = claimed["email"]
     msg["Subject"] = (
-        f"Kerala: your turn in {len(games)} game(s)" if games else "Kerala: your game has ended"
+        f"Kerala: your turn in {len(games)} game(s)"
+        if games
+        else "Kerala: your game has started"
+        if started
+        else "Kerala: your game has ended"
     )
     msg["List-Unsubscribe"] = f"<{unsubscribe}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

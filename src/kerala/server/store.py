@@ -270,7 +270,7 @@ class MailNoticeRow(Base):
     game_id: Mapped[str] = mapped_column(
         sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE")
     )
-    #: ``your_turn`` or ``over``.
+    #: ``your_turn``, ``time_low``, ``started`` or ``over``.
     kind: Mapped[str] = mapped_column(sa.String(16))
     #: The decision number it is about (``your_turn``), or -1.
     turn: Mapped[int] = mapped_column(sa.Integer)

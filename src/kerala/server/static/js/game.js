@@ -11,7 +11,7 @@ import { connection } from "./game/socket.js";
 import { input } from "./game/input.js";
 import { renderer } from "./game/render.js";
 import { decisionCells, decisionMoves } from "./words.js";
-import { mountClock } from "./clock.js";
+import { mountClock, secondsLeft } from "./clock.js";
 import { mountChat } from "./game/chat.js";
 
 export { analyse } from "./game/state.js";
@@ -259,6 +259,7 @@ export function mountGame(root, { id, token, seat }) {
   ({ render, patchScores } = renderer(st, page, ui));
 
   let couldHand = false;
+  let lowTold = -1;
   const tick = setInterval(() => {
     // The hand-over button appears once the silent seat's time is up.
     if (!st.game || st.game.status === "over") return;
@@ -269,6 +270,17 @@ export function mountGame(root, { id, token, seat }) {
       Date.now() - Date.parse(g.turn_started_at || "") >= (g.seat_timeout || 0) * 1000;
     if (can !== couldHand) render();
     couldHand = can;
+    // Time running low on this page's own turn: told once per turn (a fifth of the time per
+    // move left in correspondence, 30 seconds in real time). Page time is close enough here.
+    const c = g.clock;
+    if (c && g.seat !== null && c.running === g.seat && lowTold !== g.decision_number) {
+      const left = secondsLeft(c, g.seat, Date.now());
+      const low = c.kind === "correspondence" ? 0.2 * c.hours * 3600 : 30;
+      if (left < low) {
+        lowTold = g.decision_number;
+        notify("notify.timeLow");
+      }
+    }
   }, 2000);
 
   document.addEventListener("keydown", act.onKey);
