@@ -93,3 +93,36 @@ def test_your_turn_is_notified_only_while_the_tab_is_hidden(
         assert notes[0] == {"title": "Kerala", "body": "It is your turn."}
     finally:
         ctx.close()
+
+
+def test_time_running_low_is_notified_once(server: Server, browser: Browser) -> None:
+    created = call(
+        "POST",
+        f"{server.url}/api/games",
+        {
+            "seats": [{"name": "Ada", "color": "blue"}, {"name": "Bo", "color": "red"}],
+            "clock": {"kind": "realtime", "minutes": 0.45, "increment": 0},
+        },
+    )
+    ctx = browser.new_context(viewport=DESKTOP)
+    try:
+        ctx.add_init_script(RECORDER)
+        ada = ctx.new_page()
+        ada.goto(server.url + next(i["path"] for i in created["invites"] if i["name"] == "Ada"))
+        ada.wait_for_selector("#notify")
+        ada.click("#notify")
+        ada.evaluate("window.__hidden = true")
+        # 27 s on Ada's clock: under 30 s at once, told at the next tick, and only once.
+        ada.wait_for_function("() => window.__notes.length > 0", timeout=10000)
+        # Three more seconds on Ada's clock (past the page's next checks): still one.
+        seat = created["game"]["to_move"]
+        clock = f"#clock .clock-seat[data-seat='{seat}'] .clock-time"
+        for _ in range(3):
+            before = ada.inner_text(clock)
+            ada.wait_for_function(
+                "([sel, t]) => document.querySelector(sel).textContent !== t", arg=[clock, before]
+            )
+        notes = ada.evaluate("window.__notes")
+        assert notes == [{"title": "Kerala", "body": "Your time to move runs low."}]
+    finally:
+        ctx.close()
