@@ -10,7 +10,7 @@ import json
 import urllib.request
 from typing import Any
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from webserver import DESKTOP, Server
 
 RECORDER = """
@@ -34,6 +34,18 @@ def call(method: str, url: str, body: Any = None, token: str | None = None) -> A
     req = urllib.request.Request(url, data, headers, method=method)
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
+
+
+def ada_with_notifications(browser: Browser, server: Server, created: Any) -> Page:
+    """Ada's seat page, its notifications recorded and turned on with the bell."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.add_init_script(RECORDER)
+    ada = ctx.new_page()
+    ada.goto(server.url + next(i["path"] for i in created["invites"] if i["name"] == "Ada"))
+    ada.wait_for_selector("#notify")
+    ada.click("#notify")
+    ada.wait_for_selector("#notify[aria-pressed='true']")
+    return ada
 
 
 def move(server: Server, gid: str, token: str) -> None:
@@ -62,14 +74,8 @@ def test_your_turn_is_notified_only_while_the_tab_is_hidden(
     gid = created["id"]
     tokens = {i["seat"]: i["token"] for i in created["invites"]}
     seat_of = {i["name"]: i["seat"] for i in created["invites"]}
-    ctx = browser.new_context(viewport=DESKTOP)
+    ada = ada_with_notifications(browser, server, created)
     try:
-        ctx.add_init_script(RECORDER)
-        ada = ctx.new_page()
-        ada.goto(server.url + next(i["path"] for i in created["invites"] if i["name"] == "Ada"))
-        ada.wait_for_selector("#notify")
-        ada.click("#notify")
-        ada.wait_for_selector("#notify[aria-pressed='true']")
         # Bo moves while Ada looks at the page: no notification.
         ada.evaluate("window.__hidden = false")
         bo, ada_seat = tokens[seat_of["Bo"]], seat_of["Ada"]
@@ -92,7 +98,7 @@ def test_your_turn_is_notified_only_while_the_tab_is_hidden(
         notes = ada.evaluate("window.__notes")
         assert notes[0] == {"title": "Kerala", "body": "It is your turn."}
     finally:
-        ctx.close()
+        ada.context.close()
 
 
 def test_time_running_low_is_notified_once(server: Server, browser: Browser) -> None:
@@ -104,13 +110,8 @@ def test_time_running_low_is_notified_once(server: Server, browser: Browser) -> 
             "clock": {"kind": "realtime", "minutes": 0.45, "increment": 0},
         },
     )
-    ctx = browser.new_context(viewport=DESKTOP)
+    ada = ada_with_notifications(browser, server, created)
     try:
-        ctx.add_init_script(RECORDER)
-        ada = ctx.new_page()
-        ada.goto(server.url + next(i["path"] for i in created["invites"] if i["name"] == "Ada"))
-        ada.wait_for_selector("#notify")
-        ada.click("#notify")
         ada.evaluate("window.__hidden = true")
         # 27 s on Ada's clock: under 30 s at once, told at the next tick, and only once.
         ada.wait_for_function("() => window.__notes.length > 0", timeout=10000)
@@ -125,4 +126,4 @@ def test_time_running_low_is_notified_once(server: Server, browser: Browser) -> 
         notes = ada.evaluate("window.__notes")
         assert notes == [{"title": "Kerala", "body": "Your time to move runs low."}]
     finally:
-        ctx.close()
+        ada.context.close()

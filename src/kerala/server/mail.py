@@ -281,22 +281,15 @@ def digest_message(claimed: dict[str, Any], sender: str, base: str) -> EmailMess
     started = sorted({n["game"] for n in claimed["notices"] if n["kind"] == "started"})
     games = sorted({n["game"] for n in turns})
     lines = [f"Hello {claimed['name']},", ""]
-    if started:
-        lines.append("These games have started:")
-        lines += [f"  {base}/?game={g}" for g in started]
-        lines.append("")
-    if low:
-        lines.append("Your time to move runs low in:")
-        lines += [f"  {base}/?game={g}" for g in low]
-        lines.append("")
-    if games:
-        lines.append(f"It is your turn in {len(games)} game(s) of Kerala:")
-        lines += [f"  {base}/?game={g}" for g in games]
-        lines.append("")
-    if overs:
-        lines.append("These games have ended:")
-        lines += [f"  {base}/#/replay?game={n['game']}" for n in overs]
-        lines.append("")
+    play = f"{base}/?game="
+    for title, links in (
+        ("These games have started:", [play + g for g in started]),
+        ("Your time to move runs low in:", [play + g for g in low]),
+        (f"It is your turn in {len(games)} game(s) of Kerala:", [play + g for g in games]),
+        ("These games have ended:", [f"{base}/#/replay?game={n['game']}" for n in overs]),
+    ):
+        if links:
+            lines += [title, *(f"  {x}" for x in links), ""]
     unsubscribe = f"{base}/api/account/unsubscribe?token={claimed['unsubscribe']}"
     lines += [
         "You get this because you asked for e-mail about your correspondence games.",
