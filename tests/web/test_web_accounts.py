@@ -10,6 +10,7 @@ the server as ``http://localhost:PORT``; ``http://127.0.0.1:PORT`` is then anoth
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -373,19 +374,33 @@ def test_the_setup_says_whether_a_game_is_rated(server: Server, browser: Browser
 
 
 def test_the_account_page_sets_correspondence_email(tmp_path: Path, browser: Browser) -> None:
-    """Offered only when the server sends e-mail; the address and the opt-in are saved."""
+    """Offered only when the server sends e-mail; the address and the opt-in are saved; then
+    a correspondence game sends the player one e-mail (received by aiosmtpd) when it becomes
+    their turn, with the link to the game."""
+    from email import message_from_bytes
+    from email.policy import default
+
     from aiosmtpd.controller import Controller
 
-    class Sink:
+    received: list[Any] = []
+
+    class Inbox:
         async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            received.append(message_from_bytes(envelope.content, policy=default))
             return "250 OK"
 
     port = free_port()
-    smtp = Controller(Sink(), hostname="127.0.0.1", port=port)
+    smtp = Controller(Inbox(), hostname="127.0.0.1", port=port)
     smtp.start()
     srv = Server(tmp_path / "mail.sqlite3")
     site = local(srv)  # the address the page is opened at is the public one
-    srv.extra_env.update({"KERALA_SMTP_URL": f"smtp://127.0.0.1:{port}", "KERALA_PUBLIC_URL": site})
+    srv.extra_env.update(
+        {
+            "KERALA_SMTP_URL": f"smtp://127.0.0.1:{port}",
+            "KERALA_PUBLIC_URL": site,
+            "KERALA_MAIL_CHECK": "0.2",
+        }
+    )
     srv.start()
     ctx, page = new_page(browser)
     try:
@@ -397,6 +412,41 @@ def test_the_account_page_sets_correspondence_email(tmp_path: Path, browser: Bro
         page.wait_for_selector("#toasts .toast.info")
         got = page.evaluate("fetch('/api/account/email').then(r => r.json())")
         assert got == {"offered": True, "email": "mira@example.com", "notify": True}
+        # A correspondence game against Bo, who holds the bag first; Mira opens her seat
+        # (signed in: the account holds it) and leaves; Bo plays until it is her turn.
+        r = page.request.post(
+            f"{site}/api/games",
+            data={
+                "seats": [{"name": "Mira", "color": "blue"}, {"name": "Bo", "color": "red"}],
+                "first": 1,
+                "clock": {"kind": "correspondence", "hours": 24},
+            },
+        )
+        created = json.loads(r.text())
+        gid = created["id"]
+        mira = next(i for i in created["invites"] if i["name"] == "Mira")
+        bo = next(i for i in created["invites"] if i["name"] == "Bo")
+        page.goto(site + mira["path"])
+        page.wait_for_selector("#game")
+        page.goto(site + "/#/games")
+        page.wait_for_selector(f'[data-game="{gid}"]')
+        while True:
+            g = api_game(page, site, gid, bo["token"])
+            if g["to_move"] == mira["seat"]:
+                break
+            legal = [d for d in g["legal"] if "take" in d and ":move-" not in d["take"]]
+            page.request.post(
+                f"{site}/api/games/{gid}/decisions",
+                data={"decision": (legal or g["legal"])[0], "expected": g["decision_number"]},
+                headers={"Authorization": f"Bearer {bo['token']}"},
+            )
+        deadline = time.monotonic() + 30
+        while not received:
+            assert time.monotonic() < deadline, "no e-mail arrived"
+            page.wait_for_timeout(100)
+        (mail,) = received
+        assert mail["To"] == "mira@example.com"
+        assert f"{site}/?game={gid}" in mail.get_content()
         no_js_errors(page)
     finally:
         ctx.close()
