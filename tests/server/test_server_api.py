@@ -18,7 +18,9 @@ from serverlib import (
     tokens_of,
 )
 
+from kerala.grounds import Grounds
 from kerala.notation import read_record
+from kerala.scoring import score_grounds
 from kerala.server.routes.ui import STATIC_DIR
 
 
@@ -625,6 +627,12 @@ def test_record_check(client: TestClient) -> None:
     assert at5["at"] == 5
     assert at5["view"] == client.get(f"/api/games/{gid}/replay", params={"at": 5}).json()["view"]
     assert at5["view"]["removed"] is None  # I2 for the random removal
+    start = client.post("/api/records/check", params={"at": 0}, json=doc).json()
+    opening = score_grounds(Grounds.start("blue")).total  # every grounds is its start tile
+    assert start["running_totals"] == [opening] * len(out["players"])
+    assert len(at5["running_totals"]) == len(out["players"])
+    replayed = client.get(f"/api/games/{gid}/replay", params={"at": 5}).json()
+    assert replayed["running_totals"] == at5["running_totals"]
     refused(
         client.post("/api/records/check", params={"at": 10_000}, json=doc),
         422,

@@ -55,6 +55,9 @@ def test_replay_a_finished_game_step_by_step(server: Server, page: Page, tmp_pat
     )
     assert page.inner_text("#replay-decision") == "Start of the game."
     assert page.locator("#replay-result").count() == 0
+    # The running score is shown at every step, not only at the end.
+    running = page.inner_text("#replay-running")
+    assert running.startswith("Running score: ") and "Ann " in running and "Ben " in running
     # Every grounds is just its start tile at the start (S2).
     assert page.locator(".grounds-box .cell.stack").count() == 2
     page.click("#replay-next")

@@ -10,6 +10,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from kerala.scoring import score_grounds
 from kerala.server.domain import GameNotFound, InvalidRequest, js
 from kerala.server.replay import replay_state
 from kerala.server.repository import GameQuery, GameRepository
@@ -89,6 +90,8 @@ class GameReads:
             "decision_number": total,
             "decision": decisions[k - 1] if k > 0 else None,
             "view": state.view(None).to_json(),
+            # The running score: each grounds as it stands, scored as if the game ended here.
+            "running_totals": [score_grounds(g).total for g in state.grounds],
             "result": result_json(state) if state.is_over() else None,
         }
 

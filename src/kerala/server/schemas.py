@@ -328,6 +328,7 @@ class Replay(BaseModel):
     decision_number: int
     decision: JSONObject | None
     view: JSONObject
+    running_totals: list[int]
     result: JSONObject | None
 
 
@@ -361,6 +362,7 @@ class RecordCheck(BaseModel):
     decisions: list[JSONObject]
     at: int
     view: JSONObject
+    running_totals: list[int]
     result: JSONObject | None
 
 

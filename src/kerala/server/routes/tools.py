@@ -118,6 +118,8 @@ def _check(doc: dict[str, Any], at: int | None) -> dict[str, Any]:
         "decisions": [d.to_json() for d in decisions],
         "at": k,
         "view": shown.view(None).to_json(),
+        # The running score: each grounds as it stands at ``at``, scored as if the game ended there.
+        "running_totals": [score_grounds(g).total for g in shown.grounds],
         "result": result_json(state) if state.is_over() else None,
     }
 

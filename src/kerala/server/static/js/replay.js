@@ -209,6 +209,7 @@ export function mountReplay(root, { game }) {
           h("p", { id: "replay-decision", "aria-live": "polite" }, d ? decisionWords(d, names[d.seat] ?? t("words.seat", { n: d.seat + 1 })) : t("replay.start")),
           clockNote(names),
           h("p", { class: "muted" }, t("replay.keys")),
+          h("p", { id: "replay-running" }, t("replay.running", { scores: (st.pos.running_totals || []).map((n, i) => `${names[i]} ${n}`).join(" · ") })),
           h("div", { class: "row" }, h("span", {}, t("replay.where", { round: v.round + 1, bag: v.bag_count })), h("span", { class: "display" }, v.display.map((x) => tileSvg(x, 40)))),
         ),
       );
