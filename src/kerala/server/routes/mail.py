@@ -3,7 +3,7 @@ and the one-click unsubscribe link that every e-mail carries."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from email_validator import EmailNotValidError, validate_email
 from fastapi import APIRouter, Query, Request, Response
@@ -54,13 +54,20 @@ async def set_mail(
     return Response(status_code=204)
 
 
-@router.api_route(
-    "/unsubscribe", methods=["GET", "POST"], response_class=HTMLResponse, responses=ERRORS
-)
+#: The unsubscribe link answers with a small page (it is opened from an e-mail), its refusals
+#: of a malformed link in the house JSON.
+PAGE_ANSWERS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    200: {"description": "a page saying it is done", "content": {"text/html": {}}},
+    404: {"description": "a page saying the link is unknown", "content": {"text/html": {}}},
+}
+
+
+@router.get("/unsubscribe", responses=PAGE_ANSWERS)
 async def unsubscribe(
     request: Request, token: Annotated[str, Query(min_length=8, max_length=100)]
 ) -> HTMLResponse:
-    """The link in every e-mail (and its one-click ``POST``): no more e-mail, no sign-in needed."""
+    """The link in every e-mail: no more e-mail, no sign-in needed."""
     done = await run_in_threadpool(_repo(request).unsubscribe, token)
     text = (
         "You will get no more e-mail from Kerala. Turn it on again on your account page."
@@ -68,3 +75,11 @@ async def unsubscribe(
         else "This unsubscribe link is not known (it may belong to a deleted account)."
     )
     return HTMLResponse(PAGE.format(text=text), status_code=200 if done else 404)
+
+
+@router.post("/unsubscribe", responses=PAGE_ANSWERS)
+async def unsubscribe_one_click(
+    request: Request, token: Annotated[str, Query(min_length=8, max_length=100)]
+) -> HTMLResponse:
+    """The same, as mail programs send it (``List-Unsubscribe-Post``, RFC 8058)."""
+    return await unsubscribe(request, token)
