@@ -58,6 +58,10 @@ def test_replay_a_finished_game_step_by_step(server: Server, page: Page, tmp_pat
     # The running score is shown at every step, not only at the end.
     running = page.inner_text("#replay-running")
     assert running.startswith("Running score: ") and "Ann " in running and "Ben " in running
+    # At 1366x768 the boards are in view beside the controls, not below the fold.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    top = page.evaluate("document.querySelector('.replay-boards').getBoundingClientRect().top")
+    assert top < 768 - 300, top
     # Every grounds is just its start tile at the start (S2).
     assert page.locator(".grounds-box .cell.stack").count() == 2
     page.click("#replay-next")
