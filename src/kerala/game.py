@@ -428,6 +428,12 @@ class GameState:
         return len(self._bag)
 
     @property
+    def bag_count(self) -> int:
+        """The bag's size as every seat may know it (a view's ``bag_count``): during the
+        removal, the bag that will be once the removal is done."""
+        return len(self._bag) + len(self._pool) - (self.to_remove - len(self._removed))
+
+    @property
     def pool(self) -> tuple[TileType, ...]:
         """The tiles the removal draws from (S3), until it is done; empty afterwards."""
         return tuple(self._pool)
@@ -751,7 +757,7 @@ class GameState:
             raise ValueError(f"seat {seat} is not in this {self.n}-player game")
         # The bag count is public; under random removal it is only known once removal is done,
         # and then it is the bag's size. During removal the view shows the bag that will be.
-        bag_count = len(self._bag) + len(self._pool) - (self.to_remove - len(self._removed))
+        bag_count = self.bag_count
         grounds = []
         for g in self.grounds:
             stacks = tuple(sorted((cell(k), s) for k, s in g.stacks.items()))

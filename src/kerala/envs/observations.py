@@ -255,7 +255,7 @@ class ObservationLayout:
         elif phase == Phase.FOLLOW_UP:
             ones.append(ph + (1 if state.pending == MOVE_ELEPHANT else 2))
         progress = self.offsets["progress"]
-        bag_count = len(state.bag) + len(state.pool) - (state.to_remove - len(state.removed))
+        bag_count = state.bag_count
         at.append(progress)
         values.append(min(bag_count / 100.0, 1.0))
         ones.append(progress + 1)

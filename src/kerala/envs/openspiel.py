@@ -319,8 +319,9 @@ def resample(state: KeralaState, player: int, rng: random.Random | None = None) 
     old = state.engine
     new: KeralaState = state.get_game().new_initial_state()
     sampled = sample_state(old.view(player), r).removed
-    for i in range(len(old.removed)):
-        if len(sampled) == len(old.removed):
+    done = len(old.removed)
+    for i in range(done):
+        if len(sampled) == done:
             new.apply_action(TILE_POSITION[sampled[i]])
         else:  # mid-removal: the view does not even fix how the finished part was drawn
             outcomes = new.chance_outcomes()

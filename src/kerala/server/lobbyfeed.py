@@ -97,8 +97,9 @@ def lobby_fetch(reads: Any, ratings: Any) -> Callable[[], list[dict[str, Any]]]:
 
     def fetch() -> list[dict[str, Any]]:
         games: list[dict[str, Any]] = reads.lobby_games()
+        seated = ratings.seated([(g["id"], g["count"]) for g in games])
         for g in games:
-            g["ratings"] = ratings.seated(g["id"])
+            g["ratings"] = seated.get(g["id"], [])
         return games
 
     return fetch

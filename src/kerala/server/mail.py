@@ -28,12 +28,14 @@ import anyio.to_thread
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
+from kerala.server.repository import aware
 from kerala.server.store import (
     AccountMailRow,
     AccountRow,
     AccountSeatRow,
     GameRow,
     MailNoticeRow,
+    utcnow,
 )
 
 log = logging.getLogger("kerala.server")
@@ -79,14 +81,6 @@ class Smtp:
             unquote(parts.username) if parts.username else None,
             unquote(parts.password) if parts.password else None,
         )
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-def aware(t: dt.datetime) -> dt.datetime:
-    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
 
 
 class MailRepository:

@@ -147,6 +147,23 @@ class RatingRepository:
             ).all()
         return {r.account_id: Stored(r.mu, r.sigma, r.games) for r in rows}
 
+    def seated(self, game_ids: list[str]) -> dict[str, list[tuple[str, dict[str, Stored]]]]:
+        """For each game, its seated accounts and their ratings by group (one query)."""
+        if not game_ids:
+            return {}
+        q = (
+            sa.select(_HELD.c.game_id, _HELD.c.account_id, _RATINGS)
+            .outerjoin(_RATINGS, _RATINGS.c.account_id == _HELD.c.account_id)
+            .where(_HELD.c.game_id.in_(game_ids))
+        )
+        out: dict[str, dict[str, dict[str, Stored]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                groups = out.setdefault(r.game_id, {}).setdefault(r.account_id, {})
+                if r.grp is not None:
+                    groups[r.grp] = Stored(r.mu, r.sigma, r.games)
+        return {g: list(accounts.items()) for g, accounts in out.items()}
+
     def settle(
         self,
         game_id: str,

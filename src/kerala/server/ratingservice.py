@@ -20,7 +20,6 @@ Refusals are the domain errors of :mod:`kerala.server.domain`; no HTTP here.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 from collections import Counter
 from typing import Any
@@ -37,15 +36,12 @@ from kerala.ratings import (
 )
 from kerala.server.domain import InvalidRequest
 from kerala.server.ratingrepo import RatingRepository, Stored
+from kerala.server.store import utcnow
 
 log = logging.getLogger("kerala.server")
 
 #: The groups, as the API names them.
 GROUPS = ("2p", "3-5p")
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def shown(s: Stored | None) -> dict[str, Any]:
@@ -123,12 +119,15 @@ class RatingService:
         grp = group_for(players)
         return int(shown(self.repo.ratings([account_id], grp).get(account_id))["display"])
 
-    def seated(self, game_id: str) -> list[int]:
-        """The display ratings of the accounts seated in a game (in its group), for the lobby."""
-        seats = self.repo.seats(game_id)
-        accounts = [s.account for s in seats if s.account is not None]
-        stored = self.repo.ratings(accounts, group_for(max(2, len(seats))))
-        return sorted(shown(stored.get(a))["display"] for a in accounts)
+    def seated(self, games: list[tuple[str, int]]) -> dict[str, list[int]]:
+        """For each ``(game id, player count)``, the display ratings of the accounts seated
+        there, in the game's group, lowest first (for the lobby; one query for all)."""
+        seated = self.repo.seated([g for g, _ in games])
+        count = dict(games)
+        return {
+            g: sorted(shown(groups.get(group_for(count[g])))["display"] for _, groups in accounts)
+            for g, accounts in seated.items()
+        }
 
     def profile(self, account: Any) -> dict[str, Any]:
         """An account's ratings per group, their history, and its results by player count."""

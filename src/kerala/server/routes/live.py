@@ -190,8 +190,12 @@ class _Session:
             return
         relay: ChatRelay = app.state.chat_relay
         text_out = wire(message(mid, channel, seat, name, text, phrase, at))
-        players = channel == "players"
-        await relay.send(game_id, text_out, to_seats=players or over, to_watchers=not players)
+        await relay.send(
+            game_id,
+            text_out,
+            to_seats=channel in readable(0, over),
+            to_watchers=channel in readable(None, over),
+        )
 
     async def on_decision(self, msg: dict[str, Any]) -> None:
         game_id = self.conn.game_id

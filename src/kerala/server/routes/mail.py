@@ -11,10 +11,11 @@ from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.domain import Conflict, InvalidRequest
-from kerala.server.mail import MailRepository, utcnow
+from kerala.server.mail import MailRepository
 from kerala.server.routes.accounts import ChangingDep, FromThisSite, SignedInDep
 from kerala.server.routes.deps import SettingsDep
 from kerala.server.schemas import ACCOUNT_ERRORS, ERRORS, MailIn, MailOut
+from kerala.server.store import utcnow
 from kerala.server.wire import dumpb
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
