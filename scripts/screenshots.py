@@ -229,7 +229,27 @@ def main() -> None:
                 page.wait_for_selector("#end table.sheet")
                 page.wait_for_timeout(600)
                 page.screenshot(path=str(args.out / "web-score-sheet.png"))
+                # The tutorial: the arch step at its confirm step, and a question answered on
+                # a German phone.
+                page.goto(srv.url + "/#/learn?step=arch")
+                page.wait_for_selector('#game[data-my-turn="1"]', state="attached")
+                page.click("#display button[data-tile*=':arch-']")
+                page.locator(".grounds-box.mine .cell.mark.target").first.click()
+                if page.locator("#elephant-choice").count():
+                    page.locator("#elephant-choice button").first.click()
+                page.wait_for_selector("#turn-arch")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(args.out / "web-tutorial.png"))
                 ctx.close()
+                phone = b.new_context(
+                    viewport=PHONE, locale="de-DE", has_touch=True, is_mobile=True
+                )
+                page = phone.new_page()
+                page.goto(srv.url + "/#/learn?step=surplus")
+                page.click('.quiz-option[data-answer="-4"]')
+                page.wait_for_selector("#tutorial-result")
+                page.screenshot(path=str(args.out / "web-tutorial-phone-de.png"), full_page=True)
+                phone.close()
                 b.close()
         finally:
             srv.stop()

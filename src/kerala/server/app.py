@@ -50,6 +50,7 @@ from kerala.server.routes import (
     players,
     rules,
     tools,
+    tutorial,
     ui,
 )
 from kerala.server.routes import quickmatch as quickmatch_routes
@@ -104,6 +105,7 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(games.router)
     app.include_router(accounts.router)
     app.include_router(tools.router)
+    app.include_router(tutorial.router)
     app.include_router(analysis.router)
     app.include_router(rules.router)
     app.include_router(lobby.router)  # open seats, rematch

@@ -82,6 +82,12 @@ class PlayerNotFound(GameError):
     code = "not_found"
 
 
+class StepNotFound(GameError):
+    """The tutorial has no step of that name."""
+
+    code = "not_found"
+
+
 class InvalidRequest(GameError):
     """Arguments the service refuses (a seat out of range, an unknown level or tile…)."""
 

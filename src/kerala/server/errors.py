@@ -56,6 +56,7 @@ STATUS: dict[type[domain.GameError], int] = {
     domain.GameNotFound: 404,
     domain.SeatNotFound: 404,
     domain.PlayerNotFound: 404,
+    domain.StepNotFound: 404,
     domain.BadToken: 403,
     domain.StaleDecision: 409,
     domain.NotYourTurn: 409,

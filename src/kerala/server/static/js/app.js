@@ -2,6 +2,7 @@
 //   /?game=ID[&seat=S#token=T]   the game page (a seat with its invite token, else watching)
 //   /#/rules                     the rules, for players
 //   /#/calc                      the score calculator
+//   /#/learn[?step=ID|end]       the tutorial: learn to play in about five minutes
 //   /#/replay[?game=ID]          the replay viewer (a finished game, or an uploaded record)
 //   /#/player/HANDLE             a player's profile: ratings, their history, results
 //   /#/leaderboard[?group=3-5p]  the settled ratings of a group, best first
@@ -150,6 +151,10 @@ async function route() {
     nav = "home";
     const { mountQuickMatch } = await import("./quickmatch.js");
     cleanup = mountQuickMatch(main);
+  } else if (page === "learn") {
+    nav = "learn";
+    const { mountTutorial } = await import("./tutorial.js");
+    cleanup = mountTutorial(main, { step: hashParams.get("step") });
   } else if (page === "calc") {
     nav = "calc";
     const { mountCalc } = await import("./calc.js");

@@ -299,6 +299,7 @@ export function mountHome(root) {
           h("a", { class: "button big", href: "#/lobby", id: "lobby-link" }, t("home.lobby")),
           h("label", { class: "muted" }, t("home.botLevel"), quickLevel),
         ),
+        h("p", { class: "learn-link" }, h("a", { href: "#/learn", id: "learn-link" }, t("home.learn"))),
       ),
       linksPanel(),
       h(
