@@ -14,6 +14,7 @@ import kerala.envs.gymnasium  # noqa: F401 - registers kerala/Kerala-v0
 from kerala.bots import bot_names
 from kerala.envs.encoding import MARGIN_BOUND, IllegalActionError
 from kerala.envs.gymnasium import NOOP_ACTION, KeralaEnv
+from kerala.envs.render import picture_shape
 from kerala.tiles import COLORS
 
 
@@ -169,3 +170,17 @@ def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> N
 def test_make_refuses_unknown_opponents() -> None:
     with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
         gymnasium.make("kerala/Kerala-v0", num_players=2, opponents="grandmaster")
+
+
+def test_rgb_array_render_is_a_picture_that_follows_the_game() -> None:
+    env = gymnasium.make(
+        "kerala/Kerala-v0", num_players=2, opponents="random", render_mode="rgb_array"
+    )
+    obs, _ = env.reset(seed=0)
+    first = env.render()
+    assert isinstance(first, np.ndarray)
+    assert first.shape == picture_shape(2) and first.dtype == np.uint8
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    second = env.render()
+    assert isinstance(second, np.ndarray)
+    assert second.shape == first.shape and not np.array_equal(first, second)
