@@ -166,7 +166,7 @@ def test_openspiel_defaults_to_compact_and_offers_every_layout() -> None:
     """``compact`` is the default (as in the other envs), reported flat; planes on request."""
     game = pyspiel.load_game("python_kerala")
     assert game.observation_tensor_shape() == [observation_layout("compact", 2).size]
-    assert list(make_observation(game).dict)[0] == "grounds"
+    assert next(iter(make_observation(game).dict)) == "grounds"
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     planes = make_observation(pyspiel.load_game("python_kerala"), params={"observation": "planes"})
     assert planes.tensor.shape == (planes_layout(2).size,)

@@ -26,7 +26,8 @@ True
   into the observer's NumPy buffer (``make_observation(game).tensor``; ``.dict`` holds each
   piece with its true dimensions). ``compact`` (and ``flat``, ``graph``, ``full``) has
   several pieces, so ``game.observation_tensor_shape()`` is ``[size]`` (``[15127]`` for 2
-  players); ``planes`` is a single piece and reports the true ``[C, 16, 16]``. **Information state tensor**: the same vector.
+  players); ``planes`` is a single piece and reports the true ``[C, 16, 16]``.
+  **Information state tensor**: the same vector.
   Kerala has no private information, and the current public state (grounds, display, unseen tile
   counts, passes, phase) is a sufficient statistic of the public history, but the tensor does
   not tell apart histories that lead to the same state; use the string for that.
