@@ -167,8 +167,9 @@ def test_openspiel_defaults_to_compact_and_offers_every_layout() -> None:
     game = pyspiel.load_game("python_kerala")
     assert game.observation_tensor_shape() == [observation_layout("compact", 2).size]
     assert next(iter(make_observation(game).dict)) == "grounds"
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
-    planes = make_observation(pyspiel.load_game("python_kerala"), params={"observation": "planes"})
+    in_planes = pyspiel.load_game("python_kerala", {"observation": "planes"})
+    pyspiel.random_sim_test(in_planes, num_sims=1, serialize=True, verbose=False)
+    planes = make_observation(game, params={"observation": "planes"})
     assert planes.tensor.shape == (planes_layout(2).size,)
     with pytest.raises(ValueError, match="one of planes, compact, flat, graph, full"):
         pyspiel.load_game("python_kerala", {"observation": "pixels"})
