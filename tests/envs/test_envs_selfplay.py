@@ -156,6 +156,15 @@ def test_self_play_in_a_vector_env_reaches_every_copy() -> None:
     assert envs.get_attr("pool")[0] is not envs.get_attr("pool")[1]
     assert [len(p) for p in envs.get_attr("pool")] == [2, 2]
     envs.close()
+    workers = gymnasium.vector.AsyncVectorEnv([make, make])
+    try:
+        workers.call("add_snapshot", Recorder())
+        assert [len(p) for p in workers.get_attr("pool")] == [2, 2]
+        _, infos = workers.reset(seed=0)
+        drawn = {name for names in infos["opponents"] for name in names}
+        assert drawn and drawn <= {"random", "Recorder"}
+    finally:
+        workers.close()
 
 
 def _load_example() -> ModuleType:
