@@ -1,5 +1,6 @@
-"""Vector envs: no observation handed to a policy has an empty action mask, whatever the
-autoreset mode of Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv``."""
+"""Masks that never lie: no observation handed to a policy has an empty action mask, whatever
+the autoreset mode of Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv``, and every id a mask
+sets before the end is legal."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kerala.envs.gymnasium  # noqa: F401 - registers kerala/Kerala-v0
 from kerala.envs.gymnasium import NOOP_ACTION
@@ -71,3 +74,29 @@ def test_sync_vector_env_never_hands_out_an_empty_mask(mode: AutoresetMode) -> N
 )
 def test_async_vector_env_never_hands_out_an_empty_mask(mode: AutoresetMode) -> None:
     _run(AsyncVectorEnv, mode)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    n=st.integers(2, 5),
+    illegal_action=st.sampled_from(["raise", "terminate"]),
+)
+def test_every_mask_is_non_empty_and_every_id_it_sets_is_legal(
+    seed: int, n: int, illegal_action: str
+) -> None:
+    """The mask never lies: before the end every id it sets is accepted (an illegal one would
+    raise); the observation that ends the episode sets only the no-op id."""
+    env = gymnasium.make(
+        "kerala/Kerala-v0", num_players=n, opponents="random", illegal_action=illegal_action
+    )
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    terminated = False
+    while not terminated:
+        ids = np.flatnonzero(obs["action_mask"])
+        assert len(ids) > 0
+        obs, _, terminated, _, info = env.step(int(rng.choice(ids)))
+        assert "illegal_action" not in info
+    assert np.flatnonzero(obs["action_mask"]).tolist() == [NOOP_ACTION]
+    assert "totals" in info

@@ -60,7 +60,14 @@ import numpy.typing as npt
 import pyspiel
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.envs.encoding import ACTIONS, TILE_POSITION, check_reward, final_returns
+from kerala.envs.encoding import (
+    ACTIONS,
+    MARGIN_BOUND,
+    TILE_POSITION,
+    IllegalActionError,
+    check_reward,
+    final_returns,
+)
 from kerala.envs.observations import (
     LAYOUTS,
     ObservationLayout,
@@ -89,9 +96,6 @@ _DEFAULT_PARAMS: Final[dict[str, int | str]] = {
     "observation": "compact",
     "reward": "rank",
 }
-#: A bound on any score margin: a total lies in [-107, 207] (SC1 at most -2 per tile of 41
-#: stacks, SC2 -25; at best an arch (+5) on each of 41 cells and 2 standing elephants).
-MARGIN_BOUND: Final = 320.0
 _TILESET = load_tileset("standard")
 _SPECIALS: Final = sum(n for t, n in _TILESET.counts.items() if t.special is not None)
 
@@ -252,7 +256,9 @@ class KeralaState(pyspiel.State):  # type: ignore[misc]
         elif self._p.legal is not None:
             d = self._p.legal.get(action)
             if d is None:
-                raise ValueError(f"action {action} is not legal for seat {s.current_player}")
+                raise IllegalActionError(
+                    f"action {action} is not legal for seat {s.current_player}"
+                )
             s.apply_unchecked(d)
         else:
             # No legal list computed (a replay, or a caller that knows its action): decode the
