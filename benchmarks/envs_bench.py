@@ -13,11 +13,12 @@ Every environment is driven with uniformly random *legal* actions (read from the
 - ``openspiel``: ``state.legal_actions()`` and ``apply_action``; chance sampled from
   ``chance_outcomes()``; no tensors;
 - ``openspiel-obs``: the same plus the acting player's observation tensor at every decision,
-  through ``open_spiel.python.observation.make_observation`` (the game's default ``planes``
+  through ``open_spiel.python.observation.make_observation`` (the game's default ``compact``
   observer, filled in place in its NumPy buffer);
 - ``openspiel-rl``: OpenSpiel's own ``rl_environment.Environment`` (what its DQN, NFSP, PPO
-  use): each step builds every player's information state tensor and legal actions;
-  ``openspiel-rl-flat`` the same with the game parameter ``observation="flat"``;
+  use): each step builds every player's information state tensor and legal actions, in the
+  game's default layout (``compact``); ``openspiel-rl-flat`` and ``openspiel-rl-planes`` the
+  same with the game parameter ``observation="flat"`` or ``"planes"``;
 - ``gymnasium``: ``env.step`` of the learner (seat 0) with ``opponents="random"``; a step
   includes the opponents' turns, so it is also reported per decision of any player;
 - ``gymnasium-greedy``: the same with ``opponents="greedy"``.
@@ -191,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "openspiel-obs": lambda: bench_openspiel(n, sec, observe=True),
         "openspiel-rl": lambda: bench_rl_environment(n, sec, "compact"),
         "openspiel-rl-flat": lambda: bench_rl_environment(n, sec, "flat"),
+        "openspiel-rl-planes": lambda: bench_rl_environment(n, sec, "planes"),
         "gymnasium": lambda: bench_gymnasium(n, sec, "random"),
         "gymnasium-greedy": lambda: bench_gymnasium(n, sec, "greedy"),
     }
@@ -215,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         if not args.json:
             print(
-                f"{name:18s} {n} players: {steps / elapsed:8.1f} steps/s, "
+                f"{name:19s} {n} players: {steps / elapsed:8.1f} steps/s, "
                 f"{steps / cpu:8.1f} per CPU s ({steps} steps, {games} games, "
                 f"{elapsed:.1f} s, CPU {100 * cpu / elapsed:.0f}%)",
                 flush=True,

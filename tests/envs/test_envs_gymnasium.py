@@ -12,7 +12,9 @@ from gymnasium.utils.env_checker import check_env
 
 import kerala.envs.gymnasium  # noqa: F401 - registers kerala/Kerala-v0
 from kerala.bots import bot_names
-from kerala.envs.gymnasium import KeralaEnv
+from kerala.envs.encoding import MARGIN_BOUND, IllegalActionError
+from kerala.envs.gymnasium import NOOP_ACTION, KeralaEnv
+from kerala.envs.render import picture_shape
 from kerala.tiles import COLORS
 
 
@@ -24,7 +26,10 @@ def test_greedy_bot_exists() -> None:
 def test_gymnasium_check_env_with_warnings_as_errors(n: int, opponents: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        env = gymnasium.make("kerala/Kerala-v0", num_players=n, opponents=opponents)
+        # The checker steps unmasked random ids: the penalty mode lets it (the default raises).
+        env = gymnasium.make(
+            "kerala/Kerala-v0", num_players=n, opponents=opponents, illegal_action="terminate"
+        )
         check_env(env.unwrapped)
 
 
@@ -59,7 +64,8 @@ def test_full_episode_against_greedy_bots() -> None:
     assert info["rank"] == 1 + higher
     unwrapped = env.unwrapped
     assert isinstance(unwrapped, KeralaEnv)
-    assert not unwrapped.action_masks().any()
+    # The terminal mask is not empty: only the no-op id, which a vector env's autoreset ignores.
+    assert np.flatnonzero(unwrapped.action_masks()).tolist() == [NOOP_ACTION]
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 
@@ -87,21 +93,41 @@ def test_bag_draws_come_from_np_random() -> None:
     assert len({tuple(_next_display(env, g)) for g in range(6)}) > 1
 
 
-def test_illegal_action_terminates_with_penalty_or_raises() -> None:
+def test_illegal_action_is_refused_by_default_and_changes_nothing() -> None:
     env = KeralaEnv(num_players=2, opponents="random")
     obs, _ = env.reset(seed=2)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    obs2, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert f"action {illegal} is not legal" in info["illegal_action"]
-    assert not obs2["action_mask"].any()
-    strict = KeralaEnv(num_players=2, opponents="random", illegal_action="raise")
-    obs, _ = strict.reset(seed=2)
-    with pytest.raises(ValueError, match="not legal"):
-        strict.step(np.int64(illegal))
-    assert np.array_equal(strict.action_masks(), obs["action_mask"])  # nothing changed
+    with pytest.raises(IllegalActionError, match=f"action {illegal} is not legal now"):
+        env.step(np.int64(illegal))
+    assert np.array_equal(env.action_masks(), obs["action_mask"])  # nothing changed
     legal = int(np.flatnonzero(obs["action_mask"])[-1])
-    strict.step(np.int32(legal))
+    env.step(np.int32(legal))
+
+
+def _final_rewards(reward: str, games: int) -> list[float]:
+    """The learner's final rewards over random games against ``random``."""
+    env = KeralaEnv(num_players=2, opponents="random", reward=reward)
+    out = []
+    for seed in range(games):
+        out.append(_episode(env, seed=seed, policy_seed=seed)[1])
+    return out
+
+
+@pytest.mark.parametrize(("reward", "penalty"), [("rank", -1.0), ("margin", -MARGIN_BOUND)])
+def test_an_illegal_action_costs_at_least_the_worst_reward(reward: str, penalty: float) -> None:
+    """With the penalty option, playing illegally never pays better than any final result."""
+    env = KeralaEnv(num_players=2, opponents="random", illegal_action="terminate", reward=reward)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, paid, terminated, truncated, info = env.step(illegal)
+    assert (paid, terminated, truncated) == (penalty, True, False)
+    assert f"action {illegal} is not legal" in info["illegal_action"]
+    assert np.flatnonzero(obs2["action_mask"]).tolist() == [NOOP_ACTION]
+    # Random games reach margins far below -1 (the old penalty); none is below the penalty.
+    finals = _final_rewards(reward, 6)
+    assert min(finals) >= paid
+    if reward == "margin":
+        assert min(finals) < -1.0
 
 
 def test_learner_seat_and_point_of_view() -> None:
@@ -133,7 +159,7 @@ def test_opponents_per_seat() -> None:
         ({"num_players": 3, "opponents": ["random"]}, "1 specs for 2 other seats"),
         ({"num_players": 2, "seat": 2}, "seat must be 0..1"),
         ({"num_players": 2, "illegal_action": "ignore"}, "illegal_action"),
-        ({"num_players": 2, "render_mode": "rgb_array"}, "render_mode"),
+        ({"num_players": 2, "render_mode": "svg"}, "render_mode"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
@@ -144,3 +170,17 @@ def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> N
 def test_make_refuses_unknown_opponents() -> None:
     with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
         gymnasium.make("kerala/Kerala-v0", num_players=2, opponents="grandmaster")
+
+
+def test_rgb_array_render_is_a_picture_that_follows_the_game() -> None:
+    env = gymnasium.make(
+        "kerala/Kerala-v0", num_players=2, opponents="random", render_mode="rgb_array"
+    )
+    obs, _ = env.reset(seed=0)
+    first = env.render()
+    assert isinstance(first, np.ndarray)
+    assert first.shape == picture_shape(2) and first.dtype == np.uint8
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    second = env.render()
+    assert isinstance(second, np.ndarray)
+    assert second.shape == first.shape and not np.array_equal(first, second)

@@ -9,10 +9,11 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots as openspiel_evaluate_bots
 
 import kerala.envs.openspiel  # noqa: F401 - registers python_kerala
 from kerala.envs.encoding import ACTIONS
-from kerala.envs.openspiel import KeralaState, resample
+from kerala.envs.openspiel import KeralaState, evaluate_bots, resample
 from kerala.game import REMOVAL_COUNT
 from kerala.tiles import GAME_TILE_TYPES
 
@@ -43,9 +44,9 @@ def test_game_facts() -> None:
     assert game.num_distinct_actions() == ACTIONS.num_actions
     assert game.max_chance_outcomes() == len(GAME_TILE_TYPES)
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    # Issue 13: the default layout, planes, is one CHW tensor reported with its dimensions.
-    assert game.information_state_tensor_shape() == [217, 16, 16]
-    assert game.observation_tensor_shape() == [217, 16, 16]
+    # compact is the default layout, as in the other envs (several pieces: reported flat).
+    assert game.information_state_tensor_shape() == [15127]
+    assert game.observation_tensor_shape() == [15127]
     # S3: 2 players start with 20 secret removals, then 2 display draws (G1): 22 chance nodes.
     state = game.new_initial_state()
     chance = 0
@@ -171,3 +172,51 @@ def test_mcts_plays_a_full_game_against_ismcts() -> None:
     i = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rs)
     returns = _play(game, [m, i, m], seed=2)
     assert sum(returns) == pytest.approx(0.0)
+
+
+def _ismcts(game: pyspiel.Game, seed: int) -> ismcts.ISMCTSBot:
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rs)
+    rng = random.Random(seed)
+    bot.set_resampler(lambda state, player: resample(state, player, rng))
+    return bot
+
+
+def test_openspiel_evaluate_bots_stops_on_ismcts_restart_at() -> None:
+    """Why kerala.envs.openspiel.evaluate_bots exists: OpenSpiel's loop calls restart_at."""
+    game = pyspiel.load_game("python_kerala")
+    bots = [_ismcts(game, 0), _ismcts(game, 1)]
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        openspiel_evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+
+
+def test_evaluate_bots_plays_an_ismcts_game_to_the_end() -> None:
+    game = pyspiel.load_game("python_kerala", {"players": 2})
+    bots = [_ismcts(game, 0), _ismcts(game, 1)]
+    state = game.new_initial_state()
+    returns = evaluate_bots(state, bots, np.random.RandomState(2))
+    assert state.is_terminal() and returns == state.returns()
+    assert sum(returns) == pytest.approx(0.0) and set(returns) <= {-1.0, 0.0, 1.0}
+    # Against OpenSpiel's MCTSBot and its uniform random bot, in a 3-player game.
+    game3 = pyspiel.load_game("python_kerala", {"players": 3})
+    rs = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    m = mcts.MCTSBot(game3, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rs)
+    bots3 = [_ismcts(game3, 4), m, pyspiel.make_uniform_random_bot(2, 5)]
+    assert sum(evaluate_bots(game3.new_initial_state(), bots3, rs)) == pytest.approx(0.0)
+
+
+def test_chance_outcomes_depend_on_the_secret_removals() -> None:
+    """The MCTSBot caveat: two states a player cannot tell apart (other removed tiles) have
+    different draw probabilities, so a search over chance_outcomes() of the true state uses
+    information the player does not have."""
+    game = pyspiel.load_game("python_kerala", {"players": 2})
+    state = game.new_initial_state()
+    _play_random(state, np.random.RandomState(6), decisions=5)
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    player = 0
+    other = resample(state, player, random.Random(1))
+    assert other.information_state_string(player) == state.information_state_string(player)
+    assert dict(other.chance_outcomes()) != dict(state.chance_outcomes())

@@ -53,7 +53,11 @@ def test_gymnasium_check_env_for_each_layout(layout: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         env = gymnasium.make(
-            "kerala/Kerala-v0", num_players=3, opponents="random", observation=layout
+            "kerala/Kerala-v0",
+            num_players=3,
+            opponents="random",
+            observation=layout,
+            illegal_action="terminate",  # the checker steps unmasked random ids
         )
         check_env(env.unwrapped)
         space = env.observation_space

@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from kerala.envs.encoding import ACTIONS, ranked_returns
-from kerala.envs.pettingzoo import IllegalActionError, env, raw_env, render_text
+from kerala.envs.pettingzoo import IllegalActionError, env, parallel_env, raw_env, render_text
+from kerala.envs.render import picture_shape
 from kerala.tiles import COLORS
 from kerala.views import sample_state
 
@@ -155,9 +156,81 @@ def test_render_ansi_shows_public_facts_only() -> None:
         ({"num_players": 6}, "2..5"),
         ({"num_players": "3"}, "integer"),
         ({"num_players": 2, "colors": ["blue", "blue"]}, "distinct"),
-        ({"num_players": 2, "render_mode": "rgb_array"}, "render_mode"),
+        ({"num_players": 2, "render_mode": "svg"}, "render_mode"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         raw_env(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_parallel_api_test_with_warnings_as_errors(n: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(num_players=n), num_cycles=1000)
+
+
+def _parallel_game(seed: int, policy_seed: int) -> list[tuple[str, int, dict[str, float]]]:
+    """One game through the parallel API; every agent answers from its own (non-empty) mask."""
+    par = parallel_env(num_players=3)
+    obs, infos = par.reset(seed=seed)
+    rng = np.random.default_rng(policy_seed)
+    trace = []
+    while par.agents:
+        movers = [a for a in par.agents if infos[a]["to_move"]]
+        assert len(movers) == 1
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in par.agents}
+        for a in par.agents:
+            if a != movers[0]:
+                assert np.flatnonzero(obs[a]["action_mask"]).tolist() == [0]
+        obs, rewards, _terms, truncs, infos = par.step(actions)
+        assert not any(truncs.values())
+        trace.append((movers[0], actions[movers[0]], rewards))
+    return trace
+
+
+def test_parallel_game_matches_the_aec_game_and_replays_with_a_seed() -> None:
+    trace = _parallel_game(seed=4, policy_seed=9)
+    assert trace == _parallel_game(seed=4, policy_seed=9)
+    final = trace[-1][2]
+    assert sum(final.values()) == pytest.approx(0.0) and any(final.values())
+    # The same decisions in the AEC env give the same game and rewards.
+    e = raw_env(num_players=3)
+    e.reset(seed=4)
+    for agent, action, _ in trace:
+        assert e.agent_selection == agent
+        e.step(action)
+    assert e.state_now.is_over() and e.rewards == final
+
+
+def test_parallel_step_needs_the_agent_on_turn_and_refuses_illegal_ids() -> None:
+    par = parallel_env(num_players=2)
+    obs, _ = par.reset(seed=1)
+    with pytest.raises(IllegalActionError, match="player_0 is on turn"):
+        par.step({"player_1": 0})
+    illegal = int(np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        par.step({"player_0": illegal, "player_1": 0})
+    assert par.state_now.current_player == 0  # nothing changed
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env])
+def test_rgb_array_pictures_the_boards_and_changes_after_a_move(make: object) -> None:
+    e = make(num_players=3, render_mode="rgb_array")  # type: ignore[operator]
+    e.reset(seed=0)
+    first = e.render()
+    assert first.shape == picture_shape(3) and first.dtype == np.uint8
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 5  # boards drawn, not a blank
+    if isinstance(e, raw_env):
+        e.step(e.legal_actions()[0])
+    else:
+        obs, infos = e.reset(seed=0)
+        mover = next(a for a in e.agents if infos[a]["to_move"])
+        e.step({mover: int(np.flatnonzero(obs[mover]["action_mask"])[0])})
+    second = e.render()
+    assert second.shape == first.shape and not np.array_equal(first, second)
+
+
+def test_pettingzoo_render_test() -> None:
+    render_test(lambda render_mode=None: env(num_players=2, render_mode=render_mode))

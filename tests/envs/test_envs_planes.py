@@ -125,8 +125,8 @@ def test_to_compact_refuses_a_tensor_that_is_no_planes_observation() -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_openspiel_reports_the_true_chw_shape_issue_13(n: int) -> None:
     """Issue 13: the tensor shapes are the true [C, H, W] (chess: [20, 8, 8]), C = 61 n + 95."""
-    game = pyspiel.load_game("python_kerala", {"players": n})
-    assert isinstance(game.layout, PlanesLayout)  # the default
+    game = pyspiel.load_game("python_kerala", {"players": n, "observation": "planes"})
+    assert isinstance(game.layout, PlanesLayout)
     want = [61 * n + 95, WINDOW, WINDOW]
     assert game.observation_tensor_shape() == want
     assert game.information_state_tensor_shape() == want
@@ -138,7 +138,7 @@ def test_openspiel_reports_the_true_chw_shape_issue_13(n: int) -> None:
 
 def test_openspiel_observer_buffer_equals_the_state_tensor_issue_13() -> None:
     """The observer writes in place into its buffer; it equals the state's tensors."""
-    game = pyspiel.load_game("python_kerala", {"players": 3})
+    game = pyspiel.load_game("python_kerala", {"players": 3, "observation": "planes"})
     observer = make_observation(game)
     buffer = observer.tensor
     assert list(observer.dict) == ["planes"]
@@ -162,12 +162,14 @@ def test_openspiel_observer_buffer_equals_the_state_tensor_issue_13() -> None:
         checked += 1
 
 
-def test_openspiel_other_layouts_stay_available() -> None:
-    """``compact`` and the other env layouts remain game parameters, reported flat."""
-    game = pyspiel.load_game("python_kerala", {"observation": "compact"})
+def test_openspiel_defaults_to_compact_and_offers_every_layout() -> None:
+    """``compact`` is the default (as in the other envs), reported flat; planes on request."""
+    game = pyspiel.load_game("python_kerala")
     assert game.observation_tensor_shape() == [observation_layout("compact", 2).size]
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
-    planes = make_observation(pyspiel.load_game("python_kerala"), params={"observation": "planes"})
+    assert next(iter(make_observation(game).dict)) == "grounds"
+    in_planes = pyspiel.load_game("python_kerala", {"observation": "planes"})
+    pyspiel.random_sim_test(in_planes, num_sims=1, serialize=True, verbose=False)
+    planes = make_observation(game, params={"observation": "planes"})
     assert planes.tensor.shape == (planes_layout(2).size,)
     with pytest.raises(ValueError, match="one of planes, compact, flat, graph, full"):
         pyspiel.load_game("python_kerala", {"observation": "pixels"})

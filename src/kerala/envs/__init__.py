@@ -6,8 +6,11 @@ layouts of :mod:`kerala.envs.observations` (``compact`` by default, ``flat``, ``
 dependency and this package imports none of them:
 
 - :mod:`kerala.envs.pettingzoo`: ``env(num_players=N)`` (wrapped) and ``raw_env(...)``, an AEC
-  environment for 2–5 players;
+  environment for 2–5 players, and ``parallel_env(...)``, the parallel API;
 - :mod:`kerala.envs.openspiel`: importing it registers the game ``python_kerala``;
 - :mod:`kerala.envs.gymnasium`: importing it registers ``kerala/Kerala-v0``, one learner
-  against built-in bots.
+  against built-in bots, bot objects or policies;
+- :mod:`kerala.envs.selfplay`: ``SelfPlay`` and ``SnapshotPool``, a policy against its own
+  snapshots;
+- :mod:`kerala.envs.render`: the ``rgb_array`` picture (Pillow).
 """

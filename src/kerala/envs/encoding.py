@@ -491,6 +491,26 @@ def final_returns(reward: str, totals: list[int]) -> list[float]:
     raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
 
 
+#: A bound on any score margin: a total lies in [-107, 207] (SC1 at most -2 per tile of 41
+#: stacks, SC2 -25; at best an arch (+5) on each of 41 cells and 2 standing elephants), so a
+#: margin lies strictly inside ``±MARGIN_BOUND``.
+MARGIN_BOUND: Final = 320.0
+
+
+def reward_bound(reward: str) -> float:
+    """The bound ``b`` with every final reward of option ``reward`` in ``[-b, b]``: 1 for
+    ``rank``, :data:`MARGIN_BOUND` for ``margin``.
+
+    >>> reward_bound("rank"), reward_bound("margin")
+    (1.0, 320.0)
+    """
+    return 1.0 if check_reward(reward) == "rank" else MARGIN_BOUND
+
+
+class IllegalActionError(ValueError):
+    """An action id that is not legal for the player on turn (the envs refuse it)."""
+
+
 def check_reward(reward: object) -> str:
     """``reward`` if it names a reward option, else a :class:`ValueError` saying which exist."""
     if not isinstance(reward, str) or reward not in REWARDS:
@@ -503,6 +523,7 @@ ACTIONS: Final = ActionEncoding(max_cells_for(load_tileset("standard")))
 
 __all__ = [
     "ACTIONS",
+    "MARGIN_BOUND",
     "MAX_PLAYERS",
     "PASS_ACTION",
     "REWARDS",
@@ -510,9 +531,11 @@ __all__ = [
     "TILE_POSITION",
     "ActionEncoding",
     "ActionId",
+    "IllegalActionError",
     "check_reward",
     "final_returns",
     "margin_returns",
     "max_cells_for",
     "ranked_returns",
+    "reward_bound",
 ]

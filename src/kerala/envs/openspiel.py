@@ -9,9 +9,9 @@
 True
 
 - **Parameters** ``players`` (2–5, default 2); ``observation``, the tensor layout
-  (``"planes"`` default: one ``[C, 16, 16]`` tensor,
-  :class:`~kerala.envs.observations.PlanesLayout`; or ``"compact"``, ``"flat"``, ``"graph"``,
-  ``"full"``: :mod:`kerala.envs.observations`);
+  (``"compact"`` default, as in the other envs, ``"flat"``, ``"graph"``, ``"full"``:
+  :mod:`kerala.envs.observations`; or ``"planes"``: the ``compact`` values as one
+  ``[C, 16, 16]`` tensor, :class:`~kerala.envs.observations.PlanesLayout`);
   ``reward``, ``"rank"`` (default) or ``"margin"``. Seats play ``blue, black, green, red,
   purple`` in that order, removal is random (RULES.md S3).
 - **Chance** Every tile leaving the bag is a chance node: first the tiles removed at random
@@ -24,9 +24,10 @@ True
   mean total of the others, in points (bounds ``±MARGIN_BOUND``).
 - **Observation tensor** the game's layout from the player's point of view, written in place
   into the observer's NumPy buffer (``make_observation(game).tensor``; ``.dict`` holds each
-  piece with its true dimensions). With ``planes`` that is a single piece, so
-  ``game.observation_tensor_shape()`` is the true ``[C, 16, 16]`` (``[217, 16, 16]`` for 2
-  players); other layouts report ``[size]``. **Information state tensor**: the same vector.
+  piece with its true dimensions). ``compact`` (and ``flat``, ``graph``, ``full``) has
+  several pieces, so ``game.observation_tensor_shape()`` is ``[size]`` (``[15127]`` for 2
+  players); ``planes`` is a single piece and reports the true ``[C, 16, 16]``.
+  **Information state tensor**: the same vector.
   Kerala has no private information, and the current public state (grounds, display, unseen tile
   counts, passes, phase) is a sufficient statistic of the public history, but the tensor does
   not tell apart histories that lead to the same state; use the string for that.
@@ -37,6 +38,14 @@ True
   consistent with a player's information: :func:`kerala.views.sample_state` draws the secret
   removals anew, and the new state replays them and then the public history, so its
   ``history()`` is a valid history of the game. Give it to ``ISMCTSBot.set_resampler``.
+- **Playing bots** :func:`evaluate_bots` plays OpenSpiel bots against each other as
+  OpenSpiel's own ``evaluate_bots`` does, but starts a game with ``bot.restart()`` where
+  OpenSpiel's calls ``bot.restart_at(state)``, which ``ISMCTSBot`` as shipped does not
+  implement (``pyspiel.Bot``'s default raises "RestartAt(state) not implemented").
+- **Hidden information and MCTSBot** ``chance_outcomes()`` of a state are the true draw
+  probabilities, which depend on the secretly removed tiles; OpenSpiel's ``MCTSBot`` searches
+  the true state, so it plays with information no player has. ``ISMCTSBot`` with
+  :func:`resample` searches information sets instead (docs/envs.md).
 - States pickle, clone and (de)serialize through their action history.
 """
 
@@ -51,7 +60,14 @@ import numpy.typing as npt
 import pyspiel
 
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
-from kerala.envs.encoding import ACTIONS, TILE_POSITION, check_reward, final_returns
+from kerala.envs.encoding import (
+    ACTIONS,
+    MARGIN_BOUND,
+    TILE_POSITION,
+    IllegalActionError,
+    check_reward,
+    final_returns,
+)
 from kerala.envs.observations import (
     LAYOUTS,
     ObservationLayout,
@@ -77,12 +93,9 @@ def _layout(name: str, num_players: int) -> Layout:
 
 _DEFAULT_PARAMS: Final[dict[str, int | str]] = {
     "players": 2,
-    "observation": "planes",
+    "observation": "compact",
     "reward": "rank",
 }
-#: A bound on any score margin: a total lies in [-107, 207] (SC1 at most -2 per tile of 41
-#: stacks, SC2 -25; at best an arch (+5) on each of 41 cells and 2 standing elephants).
-MARGIN_BOUND: Final = 320.0
 _TILESET = load_tileset("standard")
 _SPECIALS: Final = sum(n for t, n in _TILESET.counts.items() if t.special is not None)
 
@@ -243,7 +256,9 @@ class KeralaState(pyspiel.State):  # type: ignore[misc]
         elif self._p.legal is not None:
             d = self._p.legal.get(action)
             if d is None:
-                raise ValueError(f"action {action} is not legal for seat {s.current_player}")
+                raise IllegalActionError(
+                    f"action {action} is not legal for seat {s.current_player}"
+                )
             s.apply_unchecked(d)
         else:
             # No legal list computed (a replay, or a caller that knows its action): decode the
@@ -335,13 +350,50 @@ def resample(state: KeralaState, player: int, rng: random.Random | None = None) 
     return new
 
 
+def evaluate_bots(
+    state: pyspiel.State, bots: list[pyspiel.Bot], rng: np.random.RandomState
+) -> list[float]:
+    """Play ``bots`` (one per seat) from ``state`` to the end; the returns.
+
+    The loop of OpenSpiel's ``open_spiel.python.algorithms.evaluate_bots.evaluate_bots``
+    (chance sampled from ``chance_outcomes()`` with ``rng``, ``inform_action`` to the other
+    bots), except how bots start: OpenSpiel's calls ``bot.restart_at(state)``, which
+    ``ISMCTSBot`` does not implement (``pyspiel.Bot``'s default raises "RestartAt(state) not
+    implemented"). This loop calls ``bot.restart()`` (every bot has it; OpenSpiel's own bots
+    keep nothing between games that it would not reset) when ``state`` is a new game, and
+    ``restart_at`` only for a game already under way. ``state`` is played on in place.
+    """
+    fresh = not state.history()
+    for bot in bots:
+        if fresh:
+            bot.restart()
+        else:
+            bot.restart_at(state)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = int(rng.choice(outcomes, p=probs))
+            for bot in bots:
+                bot.inform_action(state, pyspiel.PlayerId.CHANCE, action)
+            state.apply_action(action)
+            continue
+        player = state.current_player()
+        action = bots[player].step(state)
+        for i, bot in enumerate(bots):
+            if i != player:
+                bot.inform_action(state, player, action)
+        state.apply_action(action)
+    returns: list[float] = list(state.returns())
+    return returns
+
+
 class KeralaObserver:
     """Fills one player's observation, in place, into :attr:`tensor` (one NumPy buffer;
     :attr:`dict` holds its pieces as views with their true shapes)."""
 
     def __init__(self, perfect_recall: bool, layout: Layout | None = None) -> None:
         self.perfect_recall = perfect_recall
-        self.layout: Layout = layout if layout is not None else planes_layout(2)
+        self.layout: Layout = layout if layout is not None else observation_layout("compact", 2)
         self.tensor: npt.NDArray[np.float32] = np.zeros(self.layout.size, np.float32)
         self.dict = self.layout.views(self.tensor)
 
@@ -365,5 +417,6 @@ __all__ = [
     "KeralaGame",
     "KeralaObserver",
     "KeralaState",
+    "evaluate_bots",
     "resample",
 ]

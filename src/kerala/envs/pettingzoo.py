@@ -31,6 +31,10 @@ with colors ``blue, black, green, red, purple`` by default.
   zero-sum (SC7 ranks, ties equal); with ``reward="margin"``, its total minus the mean total of
   the others, in points (zero-sum too).
   ``infos[agent]`` then holds ``"score"`` (SC1–SC6 breakdown as JSON) and ``"rank"``.
+- **Rendering** ``render_mode="ansi"`` (text), ``"human"`` (printed) or ``"rgb_array"`` (an
+  ``(H, W, 3)`` ``uint8`` picture, :mod:`kerala.envs.render`).
+- **Parallel API** :func:`parallel_env` (:class:`KeralaParallelEnv`): every live agent is asked
+  for an action at every step, only the one on turn acts (see its docstring).
 - A follow-up decision (SP1, SP2) is a step of the same agent.
 """
 
@@ -42,20 +46,17 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 import numpy.typing as npt
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from kerala.actions import Decision
-from kerala.envs.encoding import ACTIONS, check_reward, final_returns
+from kerala.envs.encoding import ACTIONS, IllegalActionError, check_reward, final_returns
 from kerala.envs.observations import observation_layout
+from kerala.envs.render import render_in_mode
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
 ObsDict = dict[str, npt.NDArray[Any]]
-
-
-class IllegalActionError(ValueError):
-    """An action id that is not legal for the agent on turn."""
 
 
 def _colors(num_players: int, colors: list[str] | None) -> list[str]:
@@ -75,7 +76,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "kerala_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
     }
 
@@ -93,7 +94,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         self.reward = check_reward(reward)
         new_game(self._colors)  # validates the colors (S1) before anything else happens
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of human, ansi or None, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of human, ansi, rgb_array or None, got {render_mode!r}"
+            )
         self.render_mode = render_mode
         n = len(self._colors)
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -205,24 +208,139 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """A text picture of the public state (``ansi`` returns it, ``human`` prints it)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The public state: ``ansi`` returns the text, ``human`` prints it, ``rgb_array``
+        returns an ``(H, W, 3)`` ``uint8`` picture (:func:`kerala.envs.render.render_rgb`)."""
         return render_in_mode(self.render_mode, self.state_now)
 
     def close(self) -> None:
         pass
 
 
-def render_in_mode(render_mode: str | None, state: GameState) -> str | None:
-    """The ``render()`` of both envs: ``ansi`` returns the text, ``human`` prints it."""
-    if render_mode is None:
-        gymnasium.logger.warn("render() called without a render_mode")
-        return None
-    text = render_text(state)
-    if render_mode == "ansi":
-        return text
-    print(text)
-    return None
+class KeralaParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """Kerala through PettingZoo's parallel API: the same game as :class:`raw_env`.
+
+    Kerala is turn-based, so a parallel step asks every live agent for an action and applies
+    only the action of the agent on turn (``infos[agent]["to_move"]``, also feature 8 of slot
+    0 of the ``players`` piece). The agents not on turn get the mask of one id,
+    ``NOOP_ACTION`` (0), so that a masked policy can answer for every agent; their actions are
+    read from nobody and may be anything. A missing action of the agent on turn, or an illegal
+    one, raises :class:`IllegalActionError` and changes nothing. Every agent gets its reward at
+    every step (0 until the end), and all of them terminate together when the game ends; the
+    observations that end the game carry the no-op mask too. Follow-ups (SP1, SP2) are further
+    steps of the same agent.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "kerala_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        colors: list[str] | None = None,
+        render_mode: str | None = None,
+        observation: str = "compact",
+        reward: str = "rank",
+    ) -> None:
+        self.aec = raw_env(num_players, colors, None, observation, reward)
+        self.render_mode = render_mode
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of human, ansi, rgb_array or None, got {render_mode!r}"
+            )
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.layout = self.aec.layout
+        self._noop = np.zeros(ACTIONS.num_actions, dtype=np.int8)
+        self._noop[0] = 1
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.aec.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.aec.action_spaces[agent]
+
+    @property
+    def state_now(self) -> GameState:
+        """The engine state (hidden information included: for tests and tools, not agents)."""
+        return self.aec.state_now
+
+    def _observations(self, agents: list[str]) -> dict[str, ObsDict]:
+        over = self.aec.state_now.is_over()
+        out = {}
+        for agent in agents:
+            obs = self.aec.observe(agent)
+            if over or agent != self.aec.agent_selection:
+                obs["action_mask"] = self._noop.copy()
+            out[agent] = obs
+        return out
+
+    def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
+        over = self.aec.state_now.is_over()
+        return {
+            a: {**self.aec.infos[a], "to_move": not over and a == self.aec.agent_selection}
+            for a in agents
+        }
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observations(self.agents), self._infos(self.agents)
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, ObsDict],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        agent = self.aec.agent_selection
+        if agent not in actions or actions[agent] is None:
+            raise IllegalActionError(f"{agent} is on turn: give it an action")
+        self.aec.step(actions[agent])
+        live = list(self.agents)
+        over = self.aec.state_now.is_over()
+        rewards = {a: float(self.aec.rewards[a]) for a in live}
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, False)
+        out = (self._observations(live), rewards, terminations, truncations, self._infos(live))
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return out
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """As :meth:`raw_env.render`."""
+        return render_in_mode(self.render_mode, self.aec.state_now)
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The observation of seat 0 (public facts only: the game has no global hidden-free
+        state richer than what every player sees)."""
+        return self.aec.layout.observation(self.aec.state_now, 0)
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(
+    num_players: int = 2,
+    colors: list[str] | None = None,
+    render_mode: str | None = None,
+    observation: str = "compact",
+    reward: str = "rank",
+) -> KeralaParallelEnv:
+    """The parallel-API environment (:class:`KeralaParallelEnv`)."""
+    return KeralaParallelEnv(num_players, colors, render_mode, observation, reward)
 
 
 def render_text(state: GameState) -> str:
@@ -244,4 +362,12 @@ def env(
     return e
 
 
-__all__ = ["IllegalActionError", "env", "raw_env", "render_in_mode", "render_text"]
+__all__ = [
+    "IllegalActionError",
+    "KeralaParallelEnv",
+    "env",
+    "parallel_env",
+    "raw_env",
+    "render_in_mode",
+    "render_text",
+]
