@@ -81,11 +81,15 @@ class Area:
         self.symbols = 0
 
 
-def color_areas(g: Grounds) -> tuple[list[Area], dict[int, int], list[int]]:
+def color_areas(
+    g: Grounds, *, ordered: bool = True
+) -> tuple[list[Area], dict[int, int], list[int]]:
     """SC1's areas: orthogonally connected cells whose top tiles share a color.
 
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
     between equally good areas deterministic. Also returns the cells whose top tile is an arch.
+    ``ordered=False`` numbers them in the order the stacks were laid instead, which skips a sort:
+    for the bots' evaluation, which needs the areas and not the scoring's tie-break.
     """
     stride = STRIDE  # a local name is read faster in the loop below
 
@@ -101,7 +105,7 @@ def color_areas(g: Grounds) -> tuple[list[Area], dict[int, int], list[int]]:
     area_of: dict[int, int] = {}
     areas: list[Area] = []
     arches: list[int] = []
-    for start in sorted(stacks):
+    for start in sorted(stacks) if ordered else stacks:
         if start in area_of:
             continue
         s = stacks[start]

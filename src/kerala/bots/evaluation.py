@@ -34,12 +34,16 @@ from typing import Final
 from kerala.actions import Decision, MoveStack
 from kerala.game import apply_to_grounds, follow_up_decisions
 from kerala.grounds import EDGE_KEY_DELTA, NEIGHBOURS, Grounds, key
-from kerala.tiles import ALL_TILE_TYPES, COLORS, MOVE_ELEPHANT
+from kerala.scoring import Area, color_areas
+from kerala.tiles import COLORS, MOVE_ELEPHANT
 from kerala.views import PlayerView
 
-_COLOR_INDEX: Final = {c: i for i, c in enumerate(COLORS)}
-_TILE_COLOR: Final = {t: _COLOR_INDEX[t.color] for t in ALL_TILE_TYPES}
-_ARCH_COLOR: Final = {t: _COLOR_INDEX[t.arch_color] for t in ALL_TILE_TYPES if t.arch_color}
+_COLOR_BIT: Final = {c: 1 << i for i, c in enumerate(COLORS)}
+
+
+def _area_worth(a: Area) -> int:
+    """What keeping an area is worth in SC1 (its -2 per tile saved, its symbols)."""
+    return 2 * a.tiles + a.symbols
 
 
 @dataclass(frozen=True)
@@ -93,64 +97,36 @@ def game_left(view: PlayerView) -> float:
 def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
     """Value of grounds ``g`` with ``left`` (0..1) of the game still to play.
 
-    Long because it is the bots' innermost loop: the areas, the surplus choice, the arches
-    and the mobility are computed in one pass over plain locals, without calls.
+    Long because it is the bots' innermost loop: after the rules' areas, the surplus choice,
+    the arches and the mobility are computed in one pass over plain locals, without calls.
     """
     stacks = g.stacks
-    col: dict[int, int] = {}
-    arch_cells: list[int] = []
-    for k, s in stacks.items():
-        t = s[-1][0]
-        col[k] = _TILE_COLOR[t]
-        if t.is_arch:
-            arch_cells.append(k)
-    area_of: dict[int, int] = {}
-    # Per area: color index, tiles, symbols.
-    a_color: list[int] = []
-    a_tiles: list[int] = []
-    a_sym: list[int] = []
-    north, east, south, west = NEIGHBOURS
-    for start, color in col.items():
-        if start in area_of:
-            continue
-        idx = len(a_color)
-        area_of[start] = idx
-        todo = [start]
-        tiles = sym = 0
-        while todo:
-            k = todo.pop()
-            s = stacks[k]
-            tiles += len(s)
-            sym += s[-1][0].symbols
-            for n in (k + north, k + east, k + south, k + west):
-                if n not in area_of and col.get(n) == color:
-                    area_of[n] = idx
-                    todo.append(n)
-        a_color.append(color)
-        a_tiles.append(tiles)
-        a_sym.append(sym)
+    # The rules' areas (SC1), found by the one flood fill (kerala.scoring.color_areas).
+    areas, area_of, arch_cells = color_areas(g, ordered=False)
 
     # SC1: per color keep the best area (two of the own color); the rest is surplus.
-    by_color: list[list[int]] = [[], [], [], [], []]
-    for i, c in enumerate(a_color):
-        by_color[c].append(i)
-    own = _COLOR_INDEX[g.color]
-    kept = [True] * len(a_color)
+    by_color: dict[str, list[Area]] = {}
+    for a in areas:
+        same = by_color.get(a.color)
+        if same is None:
+            by_color[a.color] = [a]
+        else:
+            same.append(a)
+    own = g.color
+    kept = [True] * len(areas)
     symbols = 0
     surplus_tiles = 0
-    missing = 0
-    for c, group in enumerate(by_color):
-        if not group:
-            missing += 1
-            continue
+    missing = 5 - len(by_color)
+    for c, group in by_color.items():
         cap = 2 if c == own else 1
         if len(group) > cap:
-            group.sort(key=lambda i: -(2 * a_tiles[i] + a_sym[i]))
-            for i in group[cap:]:
-                kept[i] = False
-                surplus_tiles += a_tiles[i]
-        for i in group[:cap]:
-            symbols += a_sym[i]
+            group.sort(key=_area_worth, reverse=True)
+            for a in group[cap:]:
+                kept[a.index] = False
+                surplus_tiles += a.tiles
+            group = group[:cap]
+        for a in group:
+            symbols += a.symbols
 
     arches = 0.0
     n_open = 0
@@ -161,10 +137,10 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         if edge is None:
             continue
         f = k + EDGE_KEY_DELTA[edge]
-        fc = col.get(f)
-        if fc is None:
+        fa = area_of.get(f)
+        if fa is None:
             n_open += 1
-        elif fc == _ARCH_COLOR[t]:
+        elif areas[fa].color == t.arch_color:
             if kept[area_of[k]] and kept[area_of[f]]:
                 arches += 5
         elif f not in els:
@@ -182,9 +158,9 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
             if tk not in stacks:
                 room += 1
             for d2 in NEIGHBOURS:
-                nc = col.get(tk + d2)
-                if nc is not None:
-                    reach |= 1 << nc
+                na = area_of.get(tk + d2)
+                if na is not None:
+                    reach |= _COLOR_BIT[areas[na].color]
     n_reach = bin(reach).count("1")
     standing = 2 - g.passes
     lin = w.linear
