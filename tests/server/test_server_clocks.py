@@ -24,6 +24,7 @@ from serverproc import Server
 from kerala.actions import decision_from_json
 from kerala.clocks import COMEBACK, Clock, TimeControl
 from kerala.notation import read_record
+from kerala.server.decisions import DecisionService
 from kerala.server.domain import NotYourTurn
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -248,11 +249,11 @@ def test_handing_over_keeps_the_time_left_and_a_late_bot_is_refused(
     back = client.post(f"/api/games/{gid}/seats/0/back", headers=auth(tokens[0])).json()
     assert back["clock"]["remaining"][0] == pytest.approx(570.0)  # the time left, no more
     # Every seat is a person's again: a bot's decision that was under way is refused.
-    service = client.app.state.service  # type: ignore[attr-defined]
+    decisions = DecisionService(client.app.state.service)  # type: ignore[attr-defined]
     mover = back["to_move"]
     legal = client.get(f"/api/games/{gid}", headers=auth(tokens[mover])).json()["legal"]
     with pytest.raises(NotYourTurn):
-        service.submit(
+        decisions.submit(
             gid, mover, decision_from_json(legal[0]), back["decision_number"], by_bot=True
         )
     assert g

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from serverlib import AppFactory, auth, create, plain, play_chosen, tokens_of
 
+from kerala.server.decisions import DecisionService
 from kerala.views import PlayerView
 
 pytestmark = pytest.mark.timeout(120)
@@ -130,8 +131,8 @@ def test_hint_works_from_the_seats_view_only(client: TestClient) -> None:
     """I2: what the hint search is given is the seat's view and legal list, nothing more."""
     g = create(client, hints=True)
     gid, tok = g["id"], tokens_of(g)
-    service = client.app.state.service  # type: ignore[attr-defined]
-    job, _, _ = service.hint_job(gid, tok[0])
+    decisions = DecisionService(client.app.state.service)  # type: ignore[attr-defined]
+    job, _, _ = decisions.hint_job(gid, tok[0])
     assert isinstance(job.view, PlayerView)
     me = client.get(f"/api/games/{gid}", headers=auth(tok[0])).json()
     assert job.view.to_json() == me["view"]

@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from kerala.server.decisions import DecisionService
 from kerala.server.domain import GameError
 from kerala.server.repository import GameRepository
 from kerala.server.service import GameService
@@ -41,6 +42,7 @@ class Counted:
         event.listen(self.engine, "before_cursor_execute", self._count)
         self.repo = GameRepository(self.engine)
         self.service = GameService(self.repo, Settings(db=url, migrate=False), {"random": "random"})
+        self.decisions = DecisionService(self.service)
 
     def _count(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         self.statements.append(statement.split()[0].upper())
@@ -61,7 +63,7 @@ def two(db_url: str) -> Iterator[tuple[Counted, Counted]]:
 
 
 def play_one(
-    svc: GameService, game_id: str, tokens: dict[int, str], snap: Snapshot
+    svc: DecisionService, game_id: str, tokens: dict[int, str], snap: Snapshot
 ) -> tuple[Snapshot, dict[str, Any]]:
     """The first legal decision of the seat to move, submitted on ``svc``."""
     seat = snap.to_move
@@ -81,7 +83,7 @@ def test_a_decision_on_a_cached_game_is_its_write_alone(
     snap = created.snapshot
     for _ in range(5):
         a.statements.clear()
-        snap, ev = play_one(a.service, gid, created.tokens, snap)
+        snap, ev = play_one(a.decisions, gid, created.tokens, snap)
         assert a.statements == a.decision
         assert ev["decision_number"] == snap.base["decision_number"]
 
@@ -98,7 +100,7 @@ def test_a_websocket_decision_needs_no_worker_thread(
     def threaded(*_args: Any) -> Any:
         raise AssertionError("the decision went through a worker thread")
 
-    monkeypatch.setattr(a.service, "submit_as", threaded)
+    monkeypatch.setattr(a.decisions, "submit_as", threaded)
 
     async def go(snap: Snapshot) -> Snapshot:
         for _ in range(4):
@@ -106,7 +108,7 @@ def test_a_websocket_decision_needs_no_worker_thread(
             assert seat is not None
             legal = snap.for_seat(seat)["legal"]
             a.statements.clear()
-            snap, ev, by = await a.service.submit_as_async(
+            snap, ev, by = await a.decisions.submit_as_async(
                 gid, created.tokens[seat], legal[0], snap.base["decision_number"]
             )
             assert by == seat and ev["seat"] == seat
@@ -130,7 +132,7 @@ def test_decisions_heard_from_another_process_spare_reading_the_game_back(
     for n in range(6):
         here, there = (a, b) if n % 2 == 0 else (b, a)
         here.statements.clear()
-        snap, ev = play_one(here.service, gid, tokens, snap)
+        snap, ev = play_one(here.decisions, gid, tokens, snap)
         assert here.statements == here.decision, n
         there.service.heard(ev, snap)  # what Redis carries to the other process
     assert a.service.get(gid, None)[0].game_json(None) == b.service.get(gid, None)[0].game_json(
@@ -154,11 +156,11 @@ def test_a_lost_or_late_message_costs_a_read_not_a_decision(
     gid, tokens = created.snapshot.game_id, created.tokens
     b.service.get(gid, None)
     snap = created.snapshot
-    s1, _ = play_one(a.service, gid, tokens, snap)  # 1, never heard by B (a lost message)
-    s2, ev2 = play_one(a.service, gid, tokens, s1)  # 2, heard by B: does not follow on
+    s1, _ = play_one(a.decisions, gid, tokens, snap)  # 1, never heard by B (a lost message)
+    s2, ev2 = play_one(a.decisions, gid, tokens, s1)  # 2, heard by B: does not follow on
     b.service.heard(ev2, s2)
     b.statements.clear()
-    s3, ev3 = play_one(b.service, gid, tokens, s2)
+    s3, ev3 = play_one(b.decisions, gid, tokens, s2)
     assert ev3["decision_number"] == 3
     assert "SELECT" in b.statements  # the game read back
     assert b.statements.count(b.decision[-1]) == 1  # the decision stored once
@@ -176,9 +178,9 @@ def test_a_stale_decision_is_refused_after_hearing(two: tuple[Counted, Counted])
     seat = snap.to_move
     assert seat is not None
     legal = snap.for_seat(seat)["legal"]
-    s1, ev1, _ = a.service.submit_as(gid, tokens[seat], legal[0], 0)
+    s1, ev1, _ = a.decisions.submit_as(gid, tokens[seat], legal[0], 0)
     b.service.heard(ev1, s1)
-    for svc in (a.service, b.service):
+    for svc in (a.decisions, b.decisions):
         with pytest.raises(GameError) as err:
             svc.submit_as(gid, tokens[seat], legal[0], 0)
         assert err.value.code == "stale"

@@ -40,6 +40,7 @@ from kerala.actions import Decision, decision_from_json
 from kerala.bots import RandomBot, make_bot
 from kerala.server.advice import HINT, Advice, Closed, hint, stop_pool
 from kerala.server.clockkeeper import ClockKeeper
+from kerala.server.decisions import DecisionService
 from kerala.server.domain import Busy, GameError, StaleDecision
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.service import GameService
@@ -82,6 +83,7 @@ class BotRunner:
         self, service: GameService, announcer: Announcer, broker: Broker, settings: Settings
     ) -> None:
         self.service = service
+        self.decisions = DecisionService(service)
         self.announcer = announcer
         self.broker = broker
         self.settings = settings
@@ -250,7 +252,7 @@ class BotRunner:
         """Play the game's bot turns while a bot has the turn."""
         while not self._closing:
             try:
-                job = await run_in_threadpool(self.service.bot_job, game_id)
+                job = await run_in_threadpool(self.decisions.bot_job, game_id)
             except GameError:
                 return
             if job is None:
@@ -262,7 +264,7 @@ class BotRunner:
                 await asyncio.sleep(wait)
             try:
                 snap, event = await run_in_threadpool(
-                    self.service.submit, game_id, job.seat, decision, job.expected, by_bot=True
+                    self.decisions.submit, game_id, job.seat, decision, job.expected, by_bot=True
                 )
             except GameError as e:
                 if isinstance(e, StaleDecision):

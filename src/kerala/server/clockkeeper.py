@@ -6,7 +6,7 @@ Every server process runs one :class:`ClockKeeper` (started by the bot runner). 
 - writes the game world's sign of life (:meth:`GameRepository.beat`), and
 - looks for games whose running clock's deadline has passed (``games.clock_deadline``, an
   indexed column) and times them out: a bot of the level the creator chose takes the seat, as a
-  ``seat`` event with ``"timeout": true`` (:meth:`GameService.time_out`).
+  ``seat`` event with ``"timeout": true`` (:meth:`SeatService.time_out`).
 
 **A timeout fires once** however many processes look: each takes the game's lease from the
 broker first (the Redis lock of the bot turns, :class:`kerala.server.fanout.Broker`), and the
@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.server.domain import GameError
 from kerala.server.fanout import Announcer, Broker
+from kerala.server.seats import SeatService
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
@@ -44,6 +45,7 @@ class ClockKeeper:
         self, service: GameService, announcer: Announcer, broker: Broker, settings: Settings
     ) -> None:
         self.service = service
+        self.seats = SeatService(service)
         self.announcer = announcer
         self.broker = broker
         self.tick = settings.clock_tick
@@ -91,7 +93,7 @@ class ClockKeeper:
         if not await self.broker.acquire(game_id):
             return 0  # another process holds this game: it times the seat out
         try:
-            out = await run_in_threadpool(self.service.time_out, game_id)
+            out = await run_in_threadpool(self.seats.time_out, game_id)
         except GameError as e:
             log.info("timeout in game %s not taken (%s)", game_id, e.code)
             out = None

@@ -202,6 +202,32 @@ class Live:
             return None
         return running_seat(self.status, self.state.to_move, clock_kinds(self.seats, self.clock))
 
+    # The guards that every operation on a game in play shares, written once.
+
+    def not_started(self) -> str:
+        """Why a game still open refuses play: its free seats."""
+        free = ", ".join(str(s.seat) for s in self.seats if s.kind == "open")
+        return f"the game starts when every seat is taken: seat(s) {free} are free"
+
+    def check_in_play(self, refusal: type[GameError], over: str = "the game is over (G4)") -> None:
+        """Refuse (``refusal``) what only a game in play allows, once it is over or before it
+        has started."""
+        if self.status == "over":
+            raise refusal(over)
+        if self.status == "open":
+            raise refusal(self.not_started())
+
+    def seat_at(self, seat: int, refusal: type[GameError] = SeatNotFound) -> Seat:
+        """The seat numbered ``seat``; ``refusal`` if the game has no such seat."""
+        if not 0 <= seat < len(self.seats):
+            raise refusal(f"this game has seats 0 to {len(self.seats) - 1}, not {seat}")
+        return self.seats[seat]
+
+    def check_person(self, seat: int, why: str = "") -> None:
+        """Refuse (:class:`NotYourTurn`) what only a person's seat may do."""
+        if self.seats[seat].kind == "bot":
+            raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game{why}")
+
 
 @dataclass(frozen=True)
 class BotJob:

@@ -24,7 +24,7 @@ from typing import Any
 from kerala.clocks import Clock, running_seat
 from kerala.server.domain import BadToken, Conflict, GameNotFound, InvalidRequest, Live, Seat
 from kerala.server.repository import GameInfo
-from kerala.server.service import GameService, clock_columns, not_started
+from kerala.server.service import GameService, clock_columns
 from kerala.server.setup import hash_token, plan_game
 from kerala.server.wire import Snapshot
 
@@ -96,23 +96,19 @@ class Lobby:
             start=start,
             game_values=values,
         ):
-            self.service.forget(live.id)
-            raise Conflict("the game changed meanwhile: look again and retry")
+            raise self.service.changed_meanwhile(live.id, "look again and retry")
         for seat, change in changes.items():
             st = live.seats[seat]
             st.kind = change["kind"]
             st.name = change.get("name", st.name)
             st.bot = change.get("bot")
             st.token_hash = change.get("token_hash")
-        live.event_count += 1
-        live.updated_at = now
         if start:
             live.status = "playing"
             live.turn_started_at = now
             if clocks is not None:
                 live.clock = clocks
-        live.snap = None
-        return self.service.snapshot(live), {"number": live.event_count, "kind": kind, **data}
+        return self.service.moved_on(live, now, kind, data)
 
     def join(self, game_id: str, seat: int, name: str) -> tuple[Snapshot, dict[str, Any], str]:
         """Take a free seat with a name: the new snapshot, the event, and the seat's token."""
@@ -236,4 +232,4 @@ class Lobby:
             return new_id, new_seat, self.service.snapshot(live), event
 
 
-__all__ = ["Lobby", "not_started"]
+__all__ = ["Lobby"]

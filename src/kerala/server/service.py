@@ -1,25 +1,26 @@
-"""The game service: creating, loading, playing and handing over games. No HTTP, no SQL.
+"""The game service: the games of this process (their cache and locks), reading and creating
+them. No HTTP, no SQL.
 
 This is where the engine meets the database (through :mod:`kerala.server.repository`). Every
 operation on a game runs under that game's lock in this process and checks the database's
 counters, so another server process on the same database can load and continue any game:
 nothing lives only in one process's memory; the cache of replayed states is only a shortcut
-that is checked against ``games.event_count`` each time. Reads check it before they answer. A
-decision is checked against the cached state and written with a conditional update
-(``WHERE event_count = seen``) that is the check: if another process moved the game on, the
-write changes nothing, and the decision is judged again on the game as the database holds it
-(:meth:`GameService._deciding`).
+that is checked against ``games.event_count`` each time. Reads check it before they answer.
+
+The operations that change a game in play are split by responsibility, each a small service
+over this one (its cache, locks, repository and clock): decisions, hints and the bots' jobs in
+:mod:`kerala.server.decisions`; hand-overs, timeouts and take-backs in
+:mod:`kerala.server.seats`; open seats and rematches in :mod:`kerala.server.lobby`. What they
+share is written once: the guards on a game in play (:class:`~kerala.server.domain.Live`'s
+``check_in_play``, ``seat_at``, ``check_person``), and the end of every stored event
+(:meth:`GameService.moved_on`) or of a write that found the game moved on
+(:meth:`GameService.changed_meanwhile`). What needs no lock is elsewhere (``reads.py``,
+``setup.py``, ``replay.py``).
 
 Refusals are the domain errors of :mod:`kerala.server.domain` (``GameNotFound``,
-``StaleDecision``…); the routes turn them into responses. An accepted decision is committed
-before the caller announces it; a stale or concurrent submission changes nothing.
-
-Reading a game has no side effects: it never starts a bot (the bot runner is told of every
-committed event instead, see :mod:`kerala.server.botrunner`).
-
-About 500 lines, on purpose: the game cache, its locks and the operations that must run under
-them belong together; what needs neither is elsewhere (``reads.py``, ``setup.py``, ``replay.py``,
-``lobby.py``).
+``StaleDecision``…); the routes turn them into responses. Reading a game has no side effects:
+it never starts a bot (the bot runner is told of every committed event instead, see
+:mod:`kerala.server.botrunner`).
 
 Hidden information (docs/rules.md I2) stays here: draws come from the operating system's random
 source when due, the removed tiles live in ``games.hidden_removed``, and what leaves this module
@@ -28,7 +29,6 @@ is built from :meth:`GameState.view` and public facts only.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import hmac
 import secrets
@@ -39,33 +39,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import anyio.to_thread
-
 from kerala.actions import Decision, DecisionSyntaxError, decision_from_json
 from kerala.clocks import Clock, ClockError, TimeControl, clock_kinds, running_seat
-from kerala.errors import IllegalDecisionError, KeralaError
+from kerala.errors import KeralaError
 from kerala.game import GameState
 from kerala.server.domain import (
     BadDecision,
     BadToken,
     BotJob,
     Conflict,
-    GameError,
     GameNotFound,
-    HintsOff,
-    IllegalDecision,
     InvalidRequest,
     Live,
-    NotYourTurn,
     Seat,
-    SeatNotFound,
-    StaleDecision,
     js,
 )
 from kerala.server.replay import apply_event, replay_state
 from kerala.server.repository import GameInfo, GameRepository, Write
 from kerala.server.settings import Settings
-from kerala.server.setup import SYSTEM_RANDOM, hash_token, plan_game
+from kerala.server.setup import hash_token, plan_game
 from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot, result_json
 
@@ -177,7 +169,7 @@ class GameService:
     def heard(self, event: dict[str, Any], snapshot: Snapshot) -> None:
         """An event another server process committed and announced (called on the event loop,
         in the order the broker delivers them): kept for the game's cached state, which applies
-        it the next time it decides here (:meth:`_cached`) instead of reading the game back from
+        it the next time it decides here (:meth:`cached`) instead of reading the game back from
         the database. Only a shortcut: a message lost or out of order leaves the cache behind,
         and the decision's conditional write finds that out. Only the latest snapshot is kept."""
         game_id = snapshot.game_id
@@ -190,7 +182,7 @@ class GameService:
         else:
             self._heard[game_id] = (events, snapshot)
 
-    def _cached(self, game_id: str) -> Live | None:
+    def cached(self, game_id: str) -> Live | None:
         """The cached game (under its lock), with the decisions heard from other processes
         applied when they follow on from it; ``None`` if not cached."""
         live = self._cache.get(game_id)
@@ -300,6 +292,22 @@ class GameService:
         if live.snap is None or live.snap.event_number != live.event_count:
             live.snap = Snapshot.of(live, self.settings.seat_timeout)
         return live.snap
+
+    def moved_on(
+        self, live: Live, now: dt.datetime, kind: str, data: dict[str, Any]
+    ) -> tuple[Snapshot, dict[str, Any]]:
+        """Once an event of ``kind`` is stored (with its changes made to ``live``): the game
+        counts it; the new snapshot, and the event as it goes to the sockets."""
+        live.event_count += 1
+        live.updated_at = now
+        live.snap = None
+        return self.snapshot(live), {"number": live.event_count, "kind": kind, **data}
+
+    def changed_meanwhile(self, game_id: str, then: str = "try again") -> Conflict:
+        """The refusal of an event whose conditional write found the game moved on (another
+        process wrote first): the cached game is dropped, to be read back."""
+        self.forget(game_id)
+        return Conflict(f"the game changed meanwhile: {then}")
 
     # -- reading (no side effects) ------------------------------------------------------
 
@@ -462,422 +470,6 @@ class GameService:
         self.resolve_level(control.bot)
         return control
 
-    # -- playing ------------------------------------------------------------------------
-
-    def parse_decision(self, obj: object, seat: int) -> Decision:
-        """A decision from JSON; the seat may be left out (it is the token's)."""
-        if isinstance(obj, dict) and "seat" not in obj:
-            obj = {**obj, "seat": seat}
-        d = check_decision_json(obj)
-        if d.seat != seat:
-            raise BadToken(f"this token plays seat {seat}; the decision is for seat {d.seat}")
-        return d
-
-    def submit(
-        self,
-        game_id: str,
-        seat: int,
-        decision: Decision,
-        expected: int,
-        *,
-        by_bot: bool = False,
-    ) -> tuple[Snapshot, dict[str, Any]]:
-        """Check, apply, store and commit one decision; return the new snapshot and event."""
-        return self._deciding(
-            game_id, lambda live: self._submit(live, seat, decision, expected, by_bot)
-        )
-
-    def _submit_as_steps(
-        self, live: Live, token: str, decision: object, expected: int
-    ) -> Steps[tuple[Snapshot, dict[str, Any], int]]:
-        seat = self.seat_of(live, token)
-        d = self.parse_decision(decision, seat)
-        snap, event = yield from self._submit_steps(live, seat, d, expected, False)
-        return snap, event, seat
-
-    def submit_as(
-        self, game_id: str, token: str, decision: object, expected: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
-        """A player's submission: the token names the seat; returns the seat too."""
-        return self._deciding(
-            game_id,
-            lambda live: self._through(self._submit_as_steps(live, token, decision, expected)),
-        )
-
-    async def submit_as_async(
-        self, game_id: str, token: str, decision: object, expected: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
-        """:meth:`submit_as` called from the event loop, without a worker thread when it can.
-
-        When the game is cached and its lock free, the decision is checked and applied on the
-        event loop (a fraction of a millisecond), and its write awaited from the group
-        committer: no thread waits for it, and the lock is held until it is committed. A
-        refusal from the cache, a game not cached, a lock taken, or a write that finds the
-        game moved on: :meth:`submit_as` in a worker thread (it reads the game back and judges
-        again)."""
-        with self.game_lock_if_free(game_id) as got:
-            if got:
-                live = self._cached(game_id)
-                if live is not None:
-                    steps = self._submit_as_steps(live, token, decision, expected)
-                    try:
-                        write: Write | None = next(steps)
-                    except GameError:
-                        write = None
-                    if write is not None:
-                        try:
-                            stored = await asyncio.wrap_future(self.repo.commit_later(write))
-                        except BaseException as e:
-                            steps.throw(e)  # forgets the game, raises e
-                            raise
-                        try:
-                            return self._resume(steps, stored)
-                        except GameError:
-                            pass  # moved on meanwhile: judged again on the database's game
-        return await anyio.to_thread.run_sync(self.submit_as, game_id, token, decision, expected)
-
-    def _through(self, steps: Steps[T]) -> T:
-        """Run a decision's steps, its write committed in between (this thread waits)."""
-        write = next(steps)
-        try:
-            stored = self.repo.commit(write)
-        except BaseException as e:
-            steps.throw(e)  # forgets the game, raises e
-            raise
-        return self._resume(steps, stored)
-
-    @staticmethod
-    def _resume(steps: Steps[T], stored: bool) -> T:
-        """Tell a decision's steps whether their write was stored; their result."""
-        try:
-            steps.send(stored)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        raise AssertionError("a decision's steps end after their write")
-
-    def _deciding(self, game_id: str, op: Callable[[Live], T]) -> T:
-        """Run a decision's ``op`` under the game's lock, on the cached game if there is one.
-
-        The cached game is not checked against the database first: the write that stores the
-        decision is the check (``WHERE event_count = seen``, in the committing transaction).
-        Should another server process have moved the game on, that write changes nothing and
-        the cached state is dropped; and any refusal made from the cached game may be out of
-        date too. Either way the game is brought up to date from the database and ``op`` runs
-        once more, on what the database holds. The decisions other processes announced are
-        applied to the cached game first (:meth:`heard`), so that a game played on several
-        processes is not read back at each of its decisions.
-        """
-        with self.game_lock(game_id):
-            live = self._cached(game_id)
-            if live is not None:
-                try:
-                    return op(live)
-                except GameError:
-                    pass
-            return op(self.load(game_id))
-
-    def _submit(
-        self,
-        live: Live,
-        seat: int,
-        decision: Decision,
-        expected: int,
-        by_bot: bool,
-    ) -> tuple[Snapshot, dict[str, Any]]:
-        return self._through(self._submit_steps(live, seat, decision, expected, by_bot))
-
-    def _submit_steps(
-        self,
-        live: Live,
-        seat: int,
-        decision: Decision,
-        expected: int,
-        by_bot: bool,
-    ) -> Steps[tuple[Snapshot, dict[str, Any]]]:
-        """Check and apply one decision; yield its conditional write; once it is stored, the
-        new snapshot and event (:class:`StaleDecision` if the game moved on meanwhile; the
-        cached state is then dropped, as on any failure after the state was changed)."""
-        game_id = live.id
-        if live.status == "over":
-            raise NotYourTurn("the game is over (G4)")
-        if live.status == "open":
-            raise NotYourTurn(not_started(live))
-        if live.seats[seat].kind == "bot" and not by_bot:
-            raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game")
-        if by_bot and live.seats[seat].kind != "bot":
-            raise NotYourTurn(f"seat {seat} was taken back by its player")
-        if expected != live.decision_count:
-            raise StaleDecision(
-                f"decision number {live.decision_count} is current, you sent {expected}: "
-                "the submission is stale or a duplicate",
-                decision_number=live.decision_count,
-            )
-        state = live.state
-        if state.to_move != seat:
-            raise NotYourTurn(f"it is seat {state.to_move}'s turn, not seat {seat}'s")
-        was_running = live.running()  # before the decision moves the turn on
-        try:
-            state.apply(decision)
-        except IllegalDecisionError as e:
-            raise IllegalDecision(f"illegal decision: {e}", rule=e.rule or None) from None
-        try:
-            drawn = []
-            while state.is_chance():
-                drawn.append(state.sample_draw(SYSTEM_RANDOM).name)
-            now = self.now()
-            over = state.is_over()
-            result = result_json(state) if over else None
-            data = {
-                "seat": seat,
-                "decision": decision.to_json(),
-                "decision_number": live.decision_count + 1,
-                "drawn": drawn,
-                "bot": by_bot,
-            }
-            clocks = None
-            status = "over" if over else "playing"
-            if live.clock is not None:
-                clocks = live.clock.copy()
-                after = running_seat(status, state.to_move, clock_kinds(live.seats, clocks))
-                used = clocks.advance(was_running, after, now, decided=True)
-                # The seconds the decision took: the clock's, else since the turn started.
-                data["time"] = round(
-                    used if used is not None else (now - live.turn_started_at).total_seconds(), 3
-                )
-            stored = yield self.repo.decision_write(
-                game_id,
-                live.event_count,
-                decisions=live.decision_count + 1,
-                to_move=state.to_move,
-                status="over" if over else "playing",
-                result=result,
-                data=data,
-                now=now,
-                ranks=result["ranks"] if result is not None else None,
-                clock=clock_tuple(clocks, status, state.to_move, live.seats),
-            )
-            if not stored:
-                raise StaleDecision(
-                    "another server process took a decision in this game first",
-                    decision_number=live.decision_count + 1,
-                )
-        except BaseException:
-            # The state was changed in memory but not stored: replay it from the database.
-            self.forget(game_id)
-            raise
-        live.decision_count += 1
-        live.event_count += 1
-        live.updated_at = live.turn_started_at = now
-        if over:
-            live.status = "over"
-            live.result = result
-        live.clock = clocks
-        live.snap = None
-        return self.snapshot(live), {"number": live.event_count, "kind": "decision", **data}
-
-    def hand_to_bot(
-        self, game_id: str, token: str, seat: int, level: str | None = None
-    ) -> tuple[Snapshot, dict[str, Any], int]:
-        """Give ``seat`` to a bot for the rest of the game (own seat, or a silent one).
-
-        The bot is the game's hand-over level, whoever asks and for whichever seat: the others
-        cannot choose who replaces a silent player, and nobody can call in a stronger bot for
-        their own seat than the game allows. A ``level`` other than the game's is refused.
-        Returns the new snapshot, the event, and the seat of the token that asked."""
-        with self.game_lock(game_id):
-            live = self.load(game_id)
-            by_seat = self.seat_of(live, token)
-            if live.status == "over":
-                raise Conflict("the game is over (G4)")
-            if live.status == "open":
-                raise Conflict(not_started(live))
-            if not 0 <= seat < len(live.seats):
-                raise SeatNotFound(f"this game has seats 0 to {len(live.seats) - 1}, not {seat}")
-            target = live.seats[seat]
-            if target.kind == "bot":
-                raise Conflict(f"seat {seat} is already played by a bot")
-            if by_seat != seat:
-                if live.state.to_move != seat:
-                    raise Conflict(
-                        f"seat {seat} is not keeping anyone waiting: it is seat "
-                        f"{live.state.to_move}'s turn"
-                    )
-                waited = (utcnow() - live.turn_started_at).total_seconds()
-                limit = self.settings.seat_timeout
-                if waited < limit:
-                    raise Conflict(
-                        f"seat {seat} has been silent for {waited:.0f} s; it can be handed to a "
-                        f"bot after {limit:g} s ({limit - waited:.0f} s from now)"
-                    )
-            name = live.handover_bot
-            if level is not None and level != name:
-                raise InvalidRequest(
-                    f"this game's seats are handed to its own bot level {js(name)}, "
-                    f"not {js(level)} (leave the level out)"
-                )
-            data = {"seat": seat, "bot": name, "by": by_seat}
-            snap, event = self._to_bot(live, seat, name, data)
-            return snap, event, by_seat
-
-    def _to_bot(
-        self, live: Live, seat: int, name: str, data: dict[str, Any], *, timeout: bool = False
-    ) -> tuple[Snapshot, dict[str, Any]]:
-        """Write the event that gives ``seat`` to bot level ``name`` (clocks charged)."""
-        now = self.now()
-        clocks = None
-        if live.clock is not None:
-            clocks = live.clock.copy()
-            if timeout:
-                clocks.timed_out(seat, live.decision_count)
-            else:  # a player handed it over (docs/notation.md, "Clock fields")
-                clocks.handed_over(seat, live.decision_count, name, data["by"])
-            # The seat's clock runs on while its bot plays after a hand-over; not after a
-            # timeout (clock_kinds): charge the time so far, and start the one that runs now.
-            after = running_seat(
-                live.status, live.state.to_move, kinds_after(live, clocks, seat, "bot")
-            )
-            clocks.advance(live.running() if not timeout else None, after, now)
-        values = clock_columns_after(clocks, live, seat, "bot")
-        if not self.repo.hand_to_bot(live.id, live.event_count, seat, name, data, now, values):
-            self.forget(live.id)
-            raise Conflict("the game changed meanwhile: try again")
-        target = live.seats[seat]
-        target.kind = "bot"
-        target.bot = name
-        target.handed_to_bot = True
-        live.event_count += 1
-        live.updated_at = now
-        live.clock = clocks
-        live.snap = None
-        return self.snapshot(live), {"number": live.event_count, "kind": "seat", **data}
-
-    def time_out(self, game_id: str) -> tuple[Snapshot, dict[str, Any]] | None:
-        """If the running seat's time has run out, a bot of the control's level takes it (one
-        ``seat`` event with ``"timeout": true``); ``None`` if there is nothing to do."""
-        with self.game_lock(game_id):
-            live = self.load(game_id)
-            running = live.running()
-            if live.clock is None or running is None:
-                return None
-            deadline = live.clock.deadline(running)
-            if deadline is None or self.now() < deadline:
-                return None
-            level = live.clock.control.bot
-            name = level if level in self.bot_levels else self.resolve_level(None)
-            data = {"seat": running, "bot": name, "by": None, "timeout": True}
-            return self._to_bot(live, running, name, data, timeout=True)
-
-    def take_back(
-        self, game_id: str, token: str, seat: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
-        """The seat's player takes back a seat a bot was given (a timeout or a hand-over)."""
-        with self.game_lock(game_id):
-            live = self.load(game_id)
-            by_seat = self.seat_of(live, token)
-            if not 0 <= seat < len(live.seats):
-                raise SeatNotFound(f"this game has seats 0 to {len(live.seats) - 1}, not {seat}")
-            if by_seat != seat:
-                raise BadToken(f"this token plays seat {by_seat}, not seat {seat}")
-            if live.status != "playing":
-                raise Conflict("the game is not in play: nothing to take back")
-            target = live.seats[seat]
-            if target.kind != "bot" or not target.handed_to_bot:
-                raise Conflict(f"seat {seat} is not played by a bot: nothing to take back")
-            now = self.now()
-            clocks = None
-            if live.clock is not None:
-                clocks = live.clock.copy()
-                after = running_seat(
-                    live.status, live.state.to_move, kinds_after(live, clocks, seat, "human")
-                )
-                clocks.advance(live.running(), after, now)
-                clocks.taken_back(seat, live.decision_count, after, now)
-            data = {"seat": seat, "bot": None, "by": seat, "back": True}
-            values = clock_columns_after(clocks, live, seat, "human")
-            if not self.repo.add_seat_event(
-                game_id,
-                live.event_count,
-                "seat",
-                data,
-                now,
-                seats={seat: {"kind": "human", "bot": None, "handed_to_bot": False}},
-                seat_kind_was="bot",
-                game_values=values,
-            ):
-                self.forget(game_id)
-                raise Conflict("the game changed meanwhile: try again")
-            target.kind = "human"
-            target.bot = None
-            target.handed_to_bot = False
-            live.event_count += 1
-            live.updated_at = now
-            live.clock = clocks
-            live.snap = None
-            event = {"number": live.event_count, "kind": "seat", **data}
-            return self.snapshot(live), event, by_seat
-
-    def hint_job(self, game_id: str, token: str) -> tuple[BotJob, Snapshot, dict[str, Any]]:
-        """What a hint for the token's seat works from: its view and legal decisions only (I2);
-        and the ``hint`` event, written now, that tells everyone's log the seat asked for one.
-
-        Refused (:class:`HintsOff`) in a game created without hints, and
-        (:class:`NotYourTurn`) unless it is that seat's turn and a person plays it.
-        """
-        with self.game_lock(game_id):
-            live = self.load(game_id)
-            seat = self.seat_of(live, token)
-            if not live.hints:
-                raise HintsOff("this game was created without hints")
-            if live.status == "over":
-                raise NotYourTurn("the game is over (G4): no hint")
-            if live.status == "open":
-                raise NotYourTurn(not_started(live))
-            if live.seats[seat].kind == "bot":
-                raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game")
-            to_move = live.state.to_move
-            if to_move != seat:
-                raise NotYourTurn(f"it is seat {to_move}'s turn, not seat {seat}'s: no hint")
-            now = self.now()
-            data = {"seat": seat, "at": live.decision_count}
-            if not self.repo.add_seat_event(game_id, live.event_count, "hint", data, now, seats={}):
-                self.forget(game_id)
-                raise Conflict("the game changed meanwhile: try again")
-            live.event_count += 1
-            live.updated_at = now
-            live.hints_taken.append(dict(data))
-            live.snap = None
-            job = BotJob(
-                game_id,
-                seat,
-                "hint",
-                live.state.view(seat),
-                live.state.legal_decisions(),
-                live.decision_count,
-            )
-            return job, self.snapshot(live), {"number": live.event_count, "kind": "hint", **data}
-
-    def bot_job(self, game_id: str) -> BotJob | None:
-        """The bot's turn to think, if the seat to move is a bot's."""
-        with self.game_lock(game_id):
-            live = self.load(game_id)
-            seat = live.state.to_move
-            if live.status != "playing" or seat is None:
-                return None
-            info = live.seats[seat]
-            if info.kind != "bot":
-                return None
-            level = info.bot if info.bot in self.bot_levels else self.settings.default_bot_level
-            spec = self.bot_levels.get(level, "random")
-            return BotJob(
-                game_id,
-                seat,
-                spec,
-                live.state.view(seat),
-                live.state.legal_decisions(),
-                live.decision_count,
-            )
-
 
 def clock_columns(
     clocks: Clock | None, status: str, to_move: int | None, seats: Sequence[Seat]
@@ -936,11 +528,6 @@ def hints_by_default(seats: Sequence[dict[str, Any]]) -> bool:
 def hints_taken(events: Sequence[dict[str, Any]]) -> list[dict[str, int]]:
     """The ``hint`` events among ``events``, for the log: ``{"at", "seat"}``."""
     return [{"at": e["at"], "seat": e["seat"]} for e in events if e["kind"] == "hint"]
-
-
-def not_started(live: Live) -> str:
-    free = ", ".join(str(s.seat) for s in live.seats if s.kind == "open")
-    return f"the game starts when every seat is taken: seat(s) {free} are free"
 
 
 def check_decision_json(obj: object) -> Decision:

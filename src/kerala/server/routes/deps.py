@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Path, Query, Request
 
 from kerala.server.botrunner import BotRunner
+from kerala.server.decisions import DecisionService
 from kerala.server.errors import ApiError
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.hub import Hub
@@ -18,6 +19,7 @@ from kerala.server.ratelimit import RateLimiter, client_of
 from kerala.server.ratingservice import RatingService
 from kerala.server.reads import GameReads
 from kerala.server.repository import GameRepository
+from kerala.server.seats import SeatService
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 
@@ -27,6 +29,16 @@ GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
+
+
+async def get_decisions(request: Request) -> DecisionService:
+    """Decisions, hints and bot jobs, over the app's game service."""
+    return DecisionService(request.app.state.service)
+
+
+async def get_seats(request: Request) -> SeatService:
+    """Hand-overs and take-backs, over the app's game service."""
+    return SeatService(request.app.state.service)
 
 
 async def get_hub(request: Request) -> Hub:
@@ -119,6 +131,8 @@ def rate_limit(action: str) -> Any:
 
 
 ServiceDep = Annotated[GameService, Depends(get_service)]
+DecisionsDep = Annotated[DecisionService, Depends(get_decisions)]
+SeatsDep = Annotated[SeatService, Depends(get_seats)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 AnnouncerDep = Annotated[Announcer, Depends(get_announcer)]
 BotsDep = Annotated[BotRunner, Depends(get_bots)]

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kerala.notation import plain_record, write_record
 from kerala.ratings import bot_ratings
+from kerala.server.decisions import DecisionService
 from kerala.server.links import seat_link, watch_link
 from kerala.server.reads import decode_cursor
 from kerala.server.repository import GameQuery
@@ -20,10 +21,12 @@ from kerala.server.routes.deps import (
     AnnouncerDep,
     BotsDep,
     BrokerDep,
+    DecisionsDep,
     GameIdDep,
     ReadsDep,
     RepoDep,
     RequiredTokenDep,
+    SeatsDep,
     ServiceDep,
     SettingsDep,
     TokenDep,
@@ -243,28 +246,28 @@ async def get_game(game_id: GameIdDep, service: ServiceDep, token: TokenDep) -> 
 async def submit_decision(
     game_id: GameIdDep,
     body: DecisionSubmit,
-    service: ServiceDep,
+    decisions: DecisionsDep,
     announcer: AnnouncerDep,
     token: RequiredTokenDep,
 ) -> Response:
     """Submit a decision with the decision number seen last; committed, then announced."""
-    snap, event, seat = await submit(service, game_id, token, body.decision, body.expected)
+    snap, event, seat = await submit(decisions, game_id, token, body.decision, body.expected)
     announcer.announce(event, snap)
     return _game(snap, seat)
 
 
 async def submit(
-    service: ServiceDep, game_id: str, token: str, decision: Any, expected: int
+    decisions: DecisionService, game_id: str, token: str, decision: Any, expected: int
 ) -> tuple[Snapshot, dict[str, Any], int]:
-    """Shared by the REST route and the WebSocket: token → seat, parse, submit."""
-    return await run_in_threadpool(service.submit_as, game_id, token, decision, expected)
+    """Token → seat, parse, submit (in a worker thread)."""
+    return await run_in_threadpool(decisions.submit_as, game_id, token, decision, expected)
 
 
 @router.post("/games/{game_id}/seats/{seat}/bot", response_model=Game, responses=SEAT_ERRORS)
 async def hand_to_bot(
     game_id: GameIdDep,
     seat: int,
-    service: ServiceDep,
+    seats: SeatsDep,
     announcer: AnnouncerDep,
     token: RequiredTokenDep,
     body: HandOver | None = None,
@@ -274,7 +277,7 @@ async def hand_to_bot(
     The bot is the game's ``handover_bot`` level (a ``level`` in the body must be that one)."""
     level = body.level if body is not None else None
 
-    snap, event, by = await run_in_threadpool(service.hand_to_bot, game_id, token, seat, level)
+    snap, event, by = await run_in_threadpool(seats.hand_to_bot, game_id, token, seat, level)
     announcer.announce(event, snap)
     return _game(snap, by)
 
@@ -283,12 +286,12 @@ async def hand_to_bot(
 async def take_back(
     game_id: GameIdDep,
     seat: int,
-    service: ServiceDep,
+    seats: SeatsDep,
     announcer: AnnouncerDep,
     token: RequiredTokenDep,
 ) -> Response:
     """Take your seat back from the bot that plays it (after a timeout or a hand-over)."""
-    snap, event, by = await run_in_threadpool(service.take_back, game_id, token, seat)
+    snap, event, by = await run_in_threadpool(seats.take_back, game_id, token, seat)
     announcer.announce(event, snap)
     return _game(snap, by)
 
@@ -308,7 +311,7 @@ def server_time(service: ServiceDep) -> dict[str, str]:
 async def hint(
     request: Request,
     game_id: GameIdDep,
-    service: ServiceDep,
+    decisions: DecisionsDep,
     bots: BotsDep,
     announcer: AnnouncerDep,
     token: RequiredTokenDep,
@@ -322,7 +325,7 @@ async def hint(
     that goes away before it ends leaves the queue."""
     k = body.k if body is not None else 3
     with bots.hint_slot(game_id, client_address(request)):
-        job, snap, event = await run_in_threadpool(service.hint_job, game_id, token)
+        job, snap, event = await run_in_threadpool(decisions.hint_job, game_id, token)
         announcer.announce(event, snap)  # everyone's log: "X asked for a hint"
         suggestions = await until_gone(request, bots.suggest(job.view, job.legal, k))
     return _json({"suggestions": suggestions, "decision_number": job.expected})

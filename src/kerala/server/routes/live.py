@@ -20,6 +20,7 @@ from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDis
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.chat import ChatRelay, ChatRepository, check_message, message, readable, wire
+from kerala.server.decisions import DecisionService
 from kerala.server.domain import GameError, GameNotFound, js
 from kerala.server.errors import ApiError, database_fault, refusal, unavailable
 from kerala.server.fanout import Announcer
@@ -63,6 +64,7 @@ class _Session:
     ) -> None:
         self.ws = ws
         self.service = service
+        self.decisions = DecisionService(service)
         self.announcer = announcer
         self.conn = conn
         self.token = token
@@ -214,7 +216,7 @@ class _Session:
                 )
             if "decision" not in msg:
                 raise ApiError(400, "bad_decision", "the message has no 'decision'")
-            snap, event, _ = await self.service.submit_as_async(
+            snap, event, _ = await self.decisions.submit_as_async(
                 game_id, self.token, msg["decision"], expected
             )
         except (ApiError, GameError) as e:
