@@ -133,7 +133,7 @@ def test_s3_chosen_removal_is_validated() -> None:
     with pytest.raises(SetupError, match="S3: random removal takes no list"):
         new_game(colors, removed=ok)
     with pytest.raises(SetupError, match="S3: removal must be 'random' or 'chosen'"):
-        new_game(colors, removal="secret")
+        new_game(colors, removal="secret")  # type: ignore[arg-type]  # refused at run time
 
 
 def test_s3_chosen_removal_with_five_players_is_empty() -> None:

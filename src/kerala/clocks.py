@@ -295,9 +295,12 @@ def parse_realtime(text: str, bot: str) -> TimeControl:
 
 
 class _SeatKind(Protocol):
-    seat: int
-    kind: str
-    handed_to_bot: bool
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def handed_to_bot(self) -> bool: ...
 
 
 def clock_kinds(seats: Sequence[_SeatKind], clock: Clock | None) -> list[str]:

@@ -62,6 +62,7 @@ from kerala.grounds import (
 from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
+from kerala.vocabulary import PHASE_NAMES, Removal, Special
 
 #: docs/rules.md S3: how many tiles leave the game before play, by player count.
 REMOVAL_COUNT: Final[dict[int, int]] = {2: 20, 3: 10, 4: 4, 5: 0}
@@ -353,7 +354,7 @@ class GameState:
     tileset: TileSet
     colors: tuple[str, ...]
     n: int
-    removal: str
+    removal: Removal
     _removed: list[TileType]
     removal_known: bool
     to_remove: int
@@ -364,7 +365,7 @@ class GameState:
     turn: int
     display: list[TileType]
     phase: Phase
-    pending: str | None
+    pending: Special | None
     log: list[TileType | Decision]
     _rng: random.Random | None
 
@@ -372,7 +373,7 @@ class GameState:
         self,
         colors: Sequence[str],
         tileset: TileSet,
-        removal: str,
+        removal: Removal,
         to_remove: int,
         *,
         removed: Iterable[TileType] = (),
@@ -384,7 +385,7 @@ class GameState:
         turn: int = 0,
         display: Iterable[TileType] = (),
         phase: Phase = Phase.DRAW,
-        pending: str | None = None,
+        pending: Special | None = None,
         log: Iterable[TileType | Decision] = (),
         rng: random.Random | None = None,
     ) -> None:
@@ -776,7 +777,7 @@ class GameState:
             bag_count=bag_count,
             round=self.round,
             turn=self.turn,
-            phase=self.phase.name.lower(),
+            phase=PHASE_NAMES[self.phase],
             to_move=self.to_move,
             pending=self.pending,
             rounds=tuple((tuple(d), tuple(t)) for d, t in self.history()),
@@ -962,7 +963,7 @@ def new_game(
     colors: Sequence[str],
     *,
     tileset: TileSet | None = None,
-    removal: str = "random",
+    removal: Removal = "random",
     removed: Sequence[TileType] | None = None,
     seed: int | None = None,
     rng: random.Random | None = None,
@@ -1026,7 +1027,7 @@ def replay(
     log: Iterable[TileType | Decision],
     *,
     tileset: TileSet | None = None,
-    removal: str = "random",
+    removal: Removal = "random",
     removed: Sequence[TileType] = (),
     removal_known: bool = True,
     upto: int | None = None,

@@ -25,6 +25,7 @@ from kerala.actions import Decision, decision_from_json
 from kerala.grounds import Grounds, Stack
 from kerala.scoring import score_grounds
 from kerala.tiles import ARROW, COLOR_LETTER, KIND_CHAR, TILE_TYPES, TileType
+from kerala.vocabulary import PhaseName, Removal, Special
 
 Cell = tuple[int, int]
 
@@ -69,7 +70,7 @@ class PlayerView:
     colors: tuple[str, ...]
     tileset: str
     tileset_counts: tuple[tuple[TileType, int], ...]
-    removal: str
+    removal: Removal
     removed: tuple[TileType, ...] | None
     to_remove: int
     grounds: tuple[GroundsView, ...]
@@ -77,9 +78,9 @@ class PlayerView:
     bag_count: int
     round: int
     turn: int
-    phase: str
+    phase: PhaseName
     to_move: int | None
-    pending: str | None
+    pending: Special | None
     rounds: tuple[tuple[tuple[TileType, ...], tuple[Decision, ...]], ...]
 
     @property

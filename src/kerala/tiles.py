@@ -32,6 +32,7 @@ from importlib import resources
 from typing import Any, Final
 
 from kerala.errors import TileSetError
+from kerala.vocabulary import SPECIAL_OF, Special
 
 Color = str
 Edge = str
@@ -102,7 +103,7 @@ class TileType:
     symbols: int
     arch_color: Color | None
     is_arch: bool
-    special: str | None
+    special: Special | None
     index: int
     #: The short code of the terminal game (``G2``, ``Rak``), see the module docstring.
     code: str
@@ -114,7 +115,7 @@ class TileType:
         self.symbols = SYMBOL_KINDS.get(kind, 1 if kind == START else 0)
         self.arch_color = kind[5:] if kind.startswith("arch-") else None
         self.is_arch = self.arch_color is not None
-        self.special = kind if kind in (MOVE_ELEPHANT, MOVE_TILE) else None
+        self.special = SPECIAL_OF.get(kind)
         self.index = index
         letter = COLOR_LETTER[color]
         if self.arch_color is not None:

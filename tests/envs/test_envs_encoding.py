@@ -25,6 +25,7 @@ from kerala.game import GameState, Phase, new_game
 from kerala.grounds import Grounds
 from kerala.tiles import COLORS, GAME_TILE_TYPES, MOVE_ELEPHANT, MOVE_TILE, load_tileset, tile
 from kerala.views import sample_state
+from kerala.vocabulary import Special
 
 GAMES = {2: 25, 3: 15, 4: 15, 5: 15}
 
@@ -82,7 +83,7 @@ def test_decode_refuses_non_canonical_and_out_of_range_ids() -> None:
     assert ACTIONS.decode(s, SKIP_ACTION) == FollowUpSkip(0)
 
 
-def _line_state(vertical: bool, pending: str) -> GameState:
+def _line_state(vertical: bool, pending: Special) -> GameState:
     """Seat 0 owns a straight line of 41 stacks, the largest grounds 2 players reach."""
     s = new_game(["blue", "red"], seed=5)
     s.advance_chance()

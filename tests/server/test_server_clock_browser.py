@@ -115,7 +115,7 @@ def test_take_the_seat_back_from_the_page(server: Server, page: Page) -> None:
     expect(back).to_be_visible()
     expect(page.locator("#clock .clock-seat[data-seat='0']")).to_contain_text("(bot)")
     back.click()
-    expect(back).to_have_count(0)
+    expect(back).to_have_count(0, timeout=20000)  # a loaded machine: the take-back round trip
     expect(page.locator("#clock .clock-seat[data-seat='0']")).not_to_contain_text("(bot)")
     game = get(f"{server.url}/api/games/{gid}")
     assert game["players"][0]["kind"] == "human" and not game["players"][0]["handed_to_bot"]

@@ -11,19 +11,29 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from kerala.actions import Decision
 from kerala.clocks import Clock, clock_kinds, running_seat
 from kerala.errors import shown_as_json
 from kerala.game import GameState
 from kerala.views import PlayerView
+from kerala.vocabulary import Removal
 
 #: Values in messages, as JSON shows them (one writer for every part).
 js = shown_as_json
 
 if TYPE_CHECKING:
     from kerala.server.wire import Snapshot
+
+
+#: A game's status: seats still free, in play, or finished (G4).
+GameStatus = Literal["open", "playing", "over"]
+#: Who plays a seat: a person (with a token), a bot, or nobody yet (a lobby's free seat).
+SeatKind = Literal["human", "bot", "open"]
+#: The kinds of a game's events (docs/api.md, "Events"): a decision; a seat handed to a bot,
+#: timed out or taken back; a hint asked for; a free seat taken; an early start; a rematch made.
+EventKind = Literal["decision", "seat", "hint", "join", "start", "rematch"]
 
 
 class GameError(Exception):
@@ -152,7 +162,7 @@ class Seat:
     seat: int
     name: str
     color: str
-    kind: str
+    kind: SeatKind
     bot: str | None
     handed_to_bot: bool
     token_hash: str | None
@@ -173,8 +183,8 @@ class Live:
     """A game replayed in this process; valid while ``event_count`` matches the database."""
 
     id: str
-    status: str
-    removal: str
+    status: GameStatus
+    removal: Removal
     tileset: str
     seats: list[Seat]
     state: GameState

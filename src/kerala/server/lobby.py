@@ -22,7 +22,15 @@ import secrets
 from typing import Any
 
 from kerala.clocks import Clock, running_seat
-from kerala.server.domain import BadToken, Conflict, GameNotFound, InvalidRequest, Live, Seat
+from kerala.server.domain import (
+    BadToken,
+    Conflict,
+    EventKind,
+    GameNotFound,
+    InvalidRequest,
+    Live,
+    Seat,
+)
 from kerala.server.repository import GameInfo
 from kerala.server.service import GameService, clock_columns
 from kerala.server.setup import hash_token, plan_game
@@ -57,7 +65,7 @@ class Lobby:
     def _seat_event(
         self,
         live: Live,
-        kind: str,
+        kind: EventKind,
         data: dict[str, Any],
         changes: dict[int, dict[str, Any]],
     ) -> tuple[Snapshot, dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 from kerala.actions import Decision, decision_from_json
 from kerala.game import GameState, replay
 from kerala.tiles import TILE_TYPES, TileType, load_tileset
+from kerala.vocabulary import Removal
 
 
 def _tiles(names: Sequence[str]) -> list[TileType]:
@@ -33,7 +34,7 @@ def apply_event(state: GameState, ev: dict[str, Any]) -> bool:
 def replay_state(
     colors: Sequence[str],
     tileset: str,
-    removal: str,
+    removal: Removal,
     removed: Sequence[str],
     first_drawn: Sequence[str],
     events: Sequence[dict[str, Any]],

@@ -18,8 +18,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from kerala.server.domain import Seat
+from kerala.server.domain import EventKind, GameStatus, Seat, SeatKind
 from kerala.server.store import Committer, EventRow, GameRow, OneStatement, SeatRow, WorldRow
+from kerala.vocabulary import Removal
 
 #: A conditional write for the group committer: ``True`` if it was stored.
 Write = Callable[[sa.Connection], bool]
@@ -84,9 +85,9 @@ class GameInfo:
     id: str
     created_at: dt.datetime
     updated_at: dt.datetime
-    status: str
+    status: GameStatus
     tileset: str
-    removal: str
+    removal: Removal
     hidden_removed: list[str]
     first_drawn: list[str]
     decision_count: int
@@ -113,9 +114,10 @@ class GameInfo:
             r.id,
             aware(r.created_at),
             aware(r.updated_at),
-            r.status,
+            # The columns hold only the words this code writes (kerala.server.domain).
+            cast(GameStatus, r.status),
             r.tileset,
-            r.removal,
+            cast(Removal, r.removal),
             list(r.hidden_removed),
             list(r.first_drawn),
             r.decision_count,
@@ -215,7 +217,15 @@ class GameRepository:
                 sa.select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
             ).all()
             return [
-                Seat(r.seat, r.name, r.color, r.kind, r.bot, r.handed_to_bot, r.token_hash)
+                Seat(
+                    r.seat,
+                    r.name,
+                    r.color,
+                    cast(SeatKind, r.kind),
+                    r.bot,
+                    r.handed_to_bot,
+                    r.token_hash,
+                )
                 for r in rows
             ]
 
@@ -283,7 +293,15 @@ class GameRepository:
                     .order_by(SeatRow.game_id, SeatRow.seat)
                 ):
                     seats[st.game_id].append(
-                        Seat(st.seat, st.name, st.color, st.kind, st.bot, st.handed_to_bot, None)
+                        Seat(
+                            st.seat,
+                            st.name,
+                            st.color,
+                            cast(SeatKind, st.kind),
+                            st.bot,
+                            st.handed_to_bot,
+                            None,
+                        )
                     )
             return [(r, seats[r.id]) for r in rows]
 
@@ -497,7 +515,7 @@ class GameRepository:
         self,
         game_id: str,
         seen: int,
-        kind: str,
+        kind: EventKind,
         data: dict[str, Any],
         now: dt.datetime,
         *,

@@ -48,10 +48,13 @@ from kerala.server.domain import (
     BadToken,
     BotJob,
     Conflict,
+    EventKind,
     GameNotFound,
+    GameStatus,
     InvalidRequest,
     Live,
     Seat,
+    SeatKind,
     js,
 )
 from kerala.server.replay import apply_event, replay_state
@@ -60,6 +63,7 @@ from kerala.server.settings import Settings
 from kerala.server.setup import hash_token, plan_game
 from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot, result_json
+from kerala.vocabulary import Removal
 
 __all__ = ["BotJob", "Created", "GameService", "Snapshot", "replay_state", "result_json"]
 
@@ -294,7 +298,7 @@ class GameService:
         return live.snap
 
     def moved_on(
-        self, live: Live, now: dt.datetime, kind: str, data: dict[str, Any]
+        self, live: Live, now: dt.datetime, kind: EventKind, data: dict[str, Any]
     ) -> tuple[Snapshot, dict[str, Any]]:
         """Once an event of ``kind`` is stored (with its changes made to ``live``): the game
         counts it; the new snapshot, and the event as it goes to the sockets."""
@@ -385,7 +389,7 @@ class GameService:
     def create(
         self,
         seats: Sequence[dict[str, Any]],
-        removal: str,
+        removal: Removal,
         removed: Sequence[str] | None,
         first: int,
         clock: dict[str, Any] | None = None,
@@ -407,7 +411,7 @@ class GameService:
         allowed = hints_by_default(seats) if hints is None else hints
         is_rated = rated_by_default(seats) if rated is None else rated
         state, built, tokens = plan_game(seats, removal, removed, first, self.resolve_level)
-        status = "open" if any(st.kind == "open" for st in built) else "playing"
+        status: GameStatus = "open" if any(st.kind == "open" for st in built) else "playing"
         creator_token = secrets.token_urlsafe(24)
         now = self.now()
         clocks = None
@@ -492,7 +496,7 @@ def clock_tuple(
     return c["clock"], c["clock_since"], c["clock_deadline"]
 
 
-def _seats_after(live: Live, seat: int, kind: str) -> list[Seat]:
+def _seats_after(live: Live, seat: int, kind: SeatKind) -> list[Seat]:
     """The seats once ``seat`` is of ``kind`` (a bot: handed over, or timed out)."""
     seats = [Seat(st.seat, "", "", st.kind, None, st.handed_to_bot, None) for st in live.seats]
     seats[seat].kind = kind
@@ -500,12 +504,14 @@ def _seats_after(live: Live, seat: int, kind: str) -> list[Seat]:
     return seats
 
 
-def kinds_after(live: Live, clocks: Clock, seat: int, kind: str) -> list[str]:
+def kinds_after(live: Live, clocks: Clock, seat: int, kind: SeatKind) -> list[str]:
     """The seats' kinds as the clock sees them once ``seat`` is of ``kind``."""
     return clock_kinds(_seats_after(live, seat, kind), clocks)
 
 
-def clock_columns_after(clocks: Clock | None, live: Live, seat: int, kind: str) -> dict[str, Any]:
+def clock_columns_after(
+    clocks: Clock | None, live: Live, seat: int, kind: SeatKind
+) -> dict[str, Any]:
     """The clock columns once ``seat`` is of ``kind`` (``{}`` for a game without a clock)."""
     if clocks is None:
         return {}

@@ -15,6 +15,7 @@ from kerala.errors import SetupError
 from kerala.game import GameState, new_game
 from kerala.server.domain import InvalidRequest, Seat, js
 from kerala.tiles import TILE_TYPES
+from kerala.vocabulary import Removal
 
 #: Draws and removals come from the operating system: no seed exists that could leak (I2).
 SYSTEM_RANDOM = secrets.SystemRandom()
@@ -27,7 +28,7 @@ def hash_token(token: str) -> str:
 
 def plan_game(
     seats: Sequence[dict[str, Any]],
-    removal: str,
+    removal: Removal,
     removed: Sequence[str] | None,
     first: int,
     resolve_level: Callable[[str | None], str],
