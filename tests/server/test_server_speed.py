@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from kerala.server.decisions import DecisionService
-from kerala.server.domain import GameError
+from kerala.server.domain import Event, GameError
 from kerala.server.repository import GameRepository
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -64,7 +64,7 @@ def two(db_url: str) -> Iterator[tuple[Counted, Counted]]:
 
 def play_one(
     svc: DecisionService, game_id: str, tokens: dict[int, str], snap: Snapshot
-) -> tuple[Snapshot, dict[str, Any]]:
+) -> tuple[Snapshot, Event]:
     """The first legal decision of the seat to move, submitted on ``svc``."""
     seat = snap.to_move
     assert seat is not None
@@ -85,7 +85,7 @@ def test_a_decision_on_a_cached_game_is_its_write_alone(
         a.statements.clear()
         snap, ev = play_one(a.decisions, gid, created.tokens, snap)
         assert a.statements == a.decision
-        assert ev["decision_number"] == snap.base["decision_number"]
+        assert ev.data["decision_number"] == snap.base["decision_number"]
 
 
 def test_a_websocket_decision_needs_no_worker_thread(
@@ -111,7 +111,7 @@ def test_a_websocket_decision_needs_no_worker_thread(
             snap, ev, by = await a.decisions.submit_as_async(
                 gid, created.tokens[seat], legal[0], snap.base["decision_number"]
             )
-            assert by == seat and ev["seat"] == seat
+            assert by == seat and ev.data["seat"] == seat
             assert a.statements == a.decision
         return snap
 
@@ -161,7 +161,7 @@ def test_a_lost_or_late_message_costs_a_read_not_a_decision(
     b.service.heard(ev2, s2)
     b.statements.clear()
     s3, ev3 = play_one(b.decisions, gid, tokens, s2)
-    assert ev3["decision_number"] == 3
+    assert ev3.data["decision_number"] == 3
     assert "SELECT" in b.statements  # the game read back
     assert b.statements.count(b.decision[-1]) == 1  # the decision stored once
     assert a.service.get(gid, None)[0].game_json(None) == s3.game_json(None)

@@ -13,7 +13,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import anyio.to_thread
 from fastapi import FastAPI
@@ -24,7 +23,7 @@ from kerala.server.accountrepo import AccountRepository
 from kerala.server.accounts import AccountService
 from kerala.server.botrunner import BotRunner
 from kerala.server.chat import ChatRelay, ChatRepository
-from kerala.server.domain import GameNotFound
+from kerala.server.domain import Event, GameNotFound
 from kerala.server.errors import BodyLimit, install_handlers
 from kerala.server.fanout import Announcer, GapFiller, RedisBroker, make_broker
 from kerala.server.headers import HardenedApp, install_docs
@@ -153,7 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby_fetch(GameReads(repo), ratings), settings.lobby_refresh, settings.lobby_max_sockets
     )
 
-    def latest(game_id: str) -> tuple[dict[str, Any], Snapshot] | None:
+    def latest(game_id: str) -> tuple[Event, Snapshot] | None:
         try:
             snap, _ = service.get(game_id, None)
         except GameNotFound:

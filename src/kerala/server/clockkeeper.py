@@ -102,6 +102,6 @@ class ClockKeeper:
         if out is None:
             return 0
         snap, event = out
-        log.info("seat %s of game %s ran out of time: a bot plays it", event["seat"], game_id)
+        log.info("seat %s of game %s ran out of time: a bot plays it", event.data["seat"], game_id)
         self.announcer.announce(event, snap)  # the bot runner hears it: the bot plays
         return 1

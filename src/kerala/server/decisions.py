@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import anyio.to_thread
 
@@ -24,6 +24,7 @@ from kerala.errors import IllegalDecisionError
 from kerala.server.domain import (
     BadToken,
     BotJob,
+    Event,
     GameError,
     HintsOff,
     IllegalDecision,
@@ -62,7 +63,7 @@ class DecisionService:
         expected: int,
         *,
         by_bot: bool = False,
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """Check, apply, store and commit one decision; return the new snapshot and event."""
         return self._deciding(
             game_id, lambda live: self._submit(live, seat, decision, expected, by_bot)
@@ -70,7 +71,7 @@ class DecisionService:
 
     def _submit_as_steps(
         self, live: Live, token: str, decision: object, expected: int
-    ) -> Steps[tuple[Snapshot, dict[str, Any], int]]:
+    ) -> Steps[tuple[Snapshot, Event, int]]:
         seat = self.games.seat_of(live, token)
         d = self.parse_decision(decision, seat)
         snap, event = yield from self._submit_steps(live, seat, d, expected, False)
@@ -78,7 +79,7 @@ class DecisionService:
 
     def submit_as(
         self, game_id: str, token: str, decision: object, expected: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
+    ) -> tuple[Snapshot, Event, int]:
         """A player's submission: the token names the seat; returns the seat too."""
         return self._deciding(
             game_id,
@@ -87,7 +88,7 @@ class DecisionService:
 
     async def submit_as_async(
         self, game_id: str, token: str, decision: object, expected: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
+    ) -> tuple[Snapshot, Event, int]:
         """:meth:`submit_as` called from the event loop, without a worker thread when it can.
 
         When the game is cached and its lock free, the decision is checked and applied on the
@@ -165,7 +166,7 @@ class DecisionService:
         decision: Decision,
         expected: int,
         by_bot: bool,
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         return self._through(self._submit_steps(live, seat, decision, expected, by_bot))
 
     def _submit_steps(
@@ -175,7 +176,7 @@ class DecisionService:
         decision: Decision,
         expected: int,
         by_bot: bool,
-    ) -> Steps[tuple[Snapshot, dict[str, Any]]]:
+    ) -> Steps[tuple[Snapshot, Event]]:
         """Check and apply one decision; yield its conditional write; once it is stored, the
         new snapshot and event (:class:`StaleDecision` if the game moved on meanwhile; the
         cached state is then dropped, as on any failure after the state was changed)."""
@@ -252,9 +253,9 @@ class DecisionService:
             live.result = result
         live.clock = clocks
         live.snap = None
-        return self.games.snapshot(live), {"number": live.event_count, "kind": "decision", **data}
+        return self.games.snapshot(live), Event.of(live.event_count, "decision", data)
 
-    def hint_job(self, game_id: str, token: str) -> tuple[BotJob, Snapshot, dict[str, Any]]:
+    def hint_job(self, game_id: str, token: str) -> tuple[BotJob, Snapshot, Event]:
         """What a hint for the token's seat works from: its view and legal decisions only (I2);
         and the ``hint`` event, written now, that tells everyone's log the seat asked for one.
 

@@ -9,8 +9,9 @@ show values as JSON (``"abc"``, ``[5, 5]``, ``true``), not as Python reprs.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from kerala.actions import Decision
@@ -237,6 +238,36 @@ class Live:
         """Refuse (:class:`NotYourTurn`) what only a person's seat may do."""
         if self.seats[seat].kind == "bot":
             raise NotYourTurn(f"seat {seat} is played by a bot for the rest of the game{why}")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event of a game (docs/api.md, "Events"): its number in the game, its kind and its
+    fields. The one form of an event from the repository, through the service and between
+    processes, to the sockets; its JSON (:meth:`to_json`) is what is stored and sent.
+
+    >>> e = Event.from_json({"number": 3, "kind": "hint", "seat": 1, "at": 2})
+    >>> e.kind, e.data["seat"], e.to_json()
+    ('hint', 1, {'number': 3, 'kind': 'hint', 'seat': 1, 'at': 2})
+    """
+
+    number: int
+    kind: EventKind
+    #: The kind's own fields (read only).
+    data: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, number: int, kind: EventKind, data: Mapping[str, Any]) -> Event:
+        return cls(number, kind, MappingProxyType(dict(data)))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+        """An event from its JSON (stored, or from another process: written by :meth:`to_json`)."""
+        data = {k: v for k, v in obj.items() if k not in ("number", "kind")}
+        return cls(int(obj["number"]), obj["kind"], MappingProxyType(data))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "kind": self.kind, **self.data}
 
 
 @dataclass(frozen=True)

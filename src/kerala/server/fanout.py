@@ -32,17 +32,18 @@ import logging
 import os
 import secrets
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import orjson
 
+from kerala.server.domain import Event
 from kerala.server.hub import Hub
 from kerala.server.wire import Snapshot, dumpb
 
 log = logging.getLogger("kerala.server.fanout")
 
 #: What a broker calls with each event another process announced.
-OnEvent = Callable[[dict[str, Any], Snapshot], None]
+OnEvent = Callable[[Event, Snapshot], None]
 
 
 class Broker(Protocol):
@@ -54,7 +55,7 @@ class Broker(Protocol):
 
     async def close(self) -> None: ...
 
-    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None: ...
+    def publish(self, event: Event, snapshot: Snapshot) -> None: ...
 
     async def acquire(self, game_id: str) -> bool: ...
 
@@ -76,7 +77,7 @@ class LocalBroker:
     async def close(self) -> None:
         return None
 
-    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def publish(self, event: Event, snapshot: Snapshot) -> None:
         return None
 
     async def acquire(self, game_id: str) -> bool:
@@ -161,9 +162,9 @@ class RedisBroker:
                 await t
         await self.redis.aclose()
 
-    def publish(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def publish(self, event: Event, snapshot: Snapshot) -> None:
         # One sender task keeps this process's events in the order they were committed.
-        data = b"\n".join((self.me.encode(), dumpb(event), snapshot.to_bytes()))
+        data = b"\n".join((self.me.encode(), dumpb(event.to_json()), snapshot.to_bytes()))
         self._outbox.put_nowait(data)
 
     async def _send(self) -> None:
@@ -204,7 +205,7 @@ class RedisBroker:
             return  # this process's own event, handed to its sockets already
         try:
             _origin, event, snap = data.split(b"\n", 2)
-            self._on_event(orjson.loads(event), Snapshot.from_bytes(snap))
+            self._on_event(Event.from_json(orjson.loads(event)), Snapshot.from_bytes(snap))
         except Exception:  # a foreign or broken message must not stop the listener
             log.exception("a message on %s could not be read", self.channel)
 
@@ -257,18 +258,18 @@ class Announcer:
         """Who keeps the cached games up to date with other processes' events."""
         self._cache = on_event
 
-    def announce(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def announce(self, event: Event, snapshot: Snapshot) -> None:
         """A committed event of this process (call on the event loop)."""
         self.deliver(event, snapshot)
         self.broker.publish(event, snapshot)
 
-    def from_others(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def from_others(self, event: Event, snapshot: Snapshot) -> None:
         """An event another process committed (the broker calls this on the event loop)."""
         if self._cache is not None:
             self._cache(event, snapshot)
         self.deliver(event, snapshot)
 
-    def deliver(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def deliver(self, event: Event, snapshot: Snapshot) -> None:
         """An event for this process's sockets and bot runner (its own, or another's)."""
         self.hub.publish(snapshot.game_id, event, snapshot)
         if self._bots is not None:
@@ -290,7 +291,7 @@ class GapFiller:
         hub: Hub,
         announcer: Announcer,
         counts: Callable[[list[str]], dict[str, int]],
-        latest: Callable[[str], tuple[dict[str, Any], Snapshot] | None],
+        latest: Callable[[str], tuple[Event, Snapshot] | None],
         interval: float,
     ) -> None:
         self.hub = hub

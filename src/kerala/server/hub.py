@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
+from kerala.server.domain import Event
 from kerala.server.wire import Snapshot, dumpb, event_message
 
 
@@ -19,7 +19,7 @@ from kerala.server.wire import Snapshot, dumpb, event_message
 class Published:
     """One committed event with the game after it; message texts are cached per seat."""
 
-    event: dict[str, Any]
+    event: Event
     snapshot: Snapshot
     texts: dict[int | None, str] = field(default_factory=dict)
     event_json: bytes | None = field(default=None, init=False, repr=False)
@@ -28,7 +28,7 @@ class Published:
         t = self.texts.get(seat)
         if t is None:
             if self.event_json is None:
-                self.event_json = dumpb(self.event)
+                self.event_json = dumpb(self.event.to_json())
             t = self.texts[seat] = event_message(self.event_json, self.snapshot.game_json(seat))
         return t
 
@@ -86,11 +86,11 @@ class Hub:
         """The games this process has sockets for."""
         return list(self._games)
 
-    def publish(self, game_id: str, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def publish(self, game_id: str, event: Event, snapshot: Snapshot) -> None:
         conns = self._games.get(game_id)
         if not conns:
             return
-        self.note(game_id, int(event["number"]))
+        self.note(game_id, event.number)
         item = Published(event, snapshot)
         for c in list(conns):
             c.put(item)

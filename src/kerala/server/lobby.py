@@ -25,6 +25,7 @@ from kerala.clocks import Clock, running_seat
 from kerala.server.domain import (
     BadToken,
     Conflict,
+    Event,
     EventKind,
     GameNotFound,
     InvalidRequest,
@@ -68,7 +69,7 @@ class Lobby:
         kind: EventKind,
         data: dict[str, Any],
         changes: dict[int, dict[str, Any]],
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """Write a seat-changing event (the game starts when no seat is left open)."""
         still_open = [s.seat for s in live.seats if s.kind == "open" and s.seat not in changes]
         start = not still_open
@@ -118,7 +119,7 @@ class Lobby:
                 live.clock = clocks
         return self.service.moved_on(live, now, kind, data)
 
-    def join(self, game_id: str, seat: int, name: str) -> tuple[Snapshot, dict[str, Any], str]:
+    def join(self, game_id: str, seat: int, name: str) -> tuple[Snapshot, Event, str]:
         """Take a free seat with a name: the new snapshot, the event, and the seat's token."""
         with self.service.game_lock(game_id):
             live = self.service.load(game_id)
@@ -134,7 +135,7 @@ class Lobby:
 
     def fill(
         self, game_id: str, creator_token: str, seat: int, level: str | None
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """The creator gives a free seat to a bot."""
         self._creator(game_id, creator_token)
         with self.service.game_lock(game_id):
@@ -149,7 +150,7 @@ class Lobby:
                 {seat: {"kind": "bot", "name": name, "bot": bot}},
             )
 
-    def start(self, game_id: str, creator_token: str) -> tuple[Snapshot, dict[str, Any]]:
+    def start(self, game_id: str, creator_token: str) -> tuple[Snapshot, Event]:
         """The creator starts now: every free seat is played by a bot of the default level."""
         self._creator(game_id, creator_token)
         with self.service.game_lock(game_id):
@@ -164,9 +165,7 @@ class Lobby:
             }
             return self._seat_event(live, "start", {"bots": sorted(changes)}, changes)
 
-    def rematch(
-        self, game_id: str, token: str
-    ) -> tuple[str, int, Snapshot | None, dict[str, Any] | None]:
+    def rematch(self, game_id: str, token: str) -> tuple[str, int, Snapshot | None, Event | None]:
         """The rematch of a finished game for the token's person: the new game's id, their seat
         in it, and (when this ask made it) the old game's snapshot and ``rematch`` event."""
         with self.service.game_lock(game_id):
@@ -236,7 +235,7 @@ class Lobby:
                 return again.rematch_id, new_seat, None, None
             live.event_count += 1
             live.snap = None
-            event = {"number": live.event_count, "kind": "rematch", **data}
+            event = Event.of(live.event_count, "rematch", data)
             return new_id, new_seat, self.service.snapshot(live), event
 
 

@@ -84,7 +84,7 @@ class GameReads:
             events,
             upto=k,
         )
-        decisions = [e["decision"] for e in events if e["kind"] == "decision"]
+        decisions = [e.data["decision"] for e in events if e.kind == "decision"]
         return {
             "at": k,
             "decision_number": total,

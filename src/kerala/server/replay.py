@@ -8,10 +8,10 @@ record; it turns them into the engine's log and replays it with :func:`kerala.ga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from kerala.actions import Decision, decision_from_json
 from kerala.game import GameState, replay
+from kerala.server.domain import Event
 from kerala.tiles import TILE_TYPES, TileType, load_tileset
 from kerala.vocabulary import Removal
 
@@ -20,13 +20,13 @@ def _tiles(names: Sequence[str]) -> list[TileType]:
     return [TILE_TYPES[n] for n in names]
 
 
-def apply_event(state: GameState, ev: dict[str, Any]) -> bool:
+def apply_event(state: GameState, ev: Event) -> bool:
     """Apply a decision event (the decision, then the tiles drawn after it); ``False`` if the
     event is not a decision."""
-    if ev["kind"] != "decision":
+    if ev.kind != "decision":
         return False
-    state.apply(decision_from_json(ev["decision"]))
-    for t in _tiles(ev["drawn"]):
+    state.apply(decision_from_json(ev.data["decision"]))
+    for t in _tiles(ev.data["drawn"]):
         state.apply_draw(t)
     return True
 
@@ -37,7 +37,7 @@ def replay_state(
     removal: Removal,
     removed: Sequence[str],
     first_drawn: Sequence[str],
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     upto: int | None = None,
 ) -> GameState:
     """Rebuild a game's state from its setup and events, stopping after ``upto`` decisions.
@@ -48,9 +48,9 @@ def replay_state(
     game, whose views hide it (I2)."""
     log: list[TileType | Decision] = list(_tiles(first_drawn))
     for ev in events:
-        if ev["kind"] == "decision":
-            log.append(decision_from_json(ev["decision"]))
-            log.extend(_tiles(ev["drawn"]))
+        if ev.kind == "decision":
+            log.append(decision_from_json(ev.data["decision"]))
+            log.extend(_tiles(ev.data["drawn"]))
     return replay(
         list(colors),
         log,

@@ -12,13 +12,14 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from kerala.server.domain import EventKind, GameStatus, Seat, SeatKind
+from kerala.server.domain import Event, EventKind, GameStatus, Seat, SeatKind
 from kerala.server.store import Committer, EventRow, GameRow, OneStatement, SeatRow, WorldRow
 from kerala.vocabulary import Removal
 
@@ -229,8 +230,8 @@ class GameRepository:
                 for r in rows
             ]
 
-    def events(self, game_id: str, after: int, upto: int) -> list[dict[str, Any]]:
-        """The public events numbered ``after`` + 1 to ``upto``, in order, as JSON objects.
+    def events(self, game_id: str, after: int, upto: int) -> list[Event]:
+        """The public events numbered ``after`` + 1 to ``upto``, in order.
 
         ``upto`` is the event count of the ``games`` row read before: events committed since
         are left for the next read, so that the events always match the row's counters."""
@@ -244,7 +245,7 @@ class GameRepository:
                 )
                 .order_by(_EVENTS.c.number)
             ).all()
-        return [{"number": r.number, "kind": r.kind, **r.data} for r in rows]
+        return [Event(r.number, cast(EventKind, r.kind), MappingProxyType(r.data)) for r in rows]
 
     def list_games(self, query: GameQuery) -> list[tuple[GameInfo, list[Seat]]]:
         """The games ``query`` asks for, most recently moved first, with their seats (no

@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from kerala.clocks import Clock, running_seat
-from kerala.server.domain import BadToken, Conflict, InvalidRequest, Live, js
+from kerala.server.domain import BadToken, Conflict, Event, InvalidRequest, Live, js
 from kerala.server.service import GameService, clock_columns_after, kinds_after
 from kerala.server.store import utcnow
 from kerala.server.wire import Snapshot
@@ -24,7 +24,7 @@ class SeatService:
 
     def hand_to_bot(
         self, game_id: str, token: str, seat: int, level: str | None = None
-    ) -> tuple[Snapshot, dict[str, Any], int]:
+    ) -> tuple[Snapshot, Event, int]:
         """Give ``seat`` to a bot for the rest of the game (own seat, or a silent one).
 
         The bot is the game's hand-over level, whoever asks and for whichever seat: the others
@@ -63,7 +63,7 @@ class SeatService:
 
     def _to_bot(
         self, live: Live, seat: int, name: str, data: dict[str, Any], *, timeout: bool = False
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """Write the event that gives ``seat`` to bot level ``name`` (clocks charged)."""
         now = self.games.now()
         clocks = None
@@ -94,7 +94,7 @@ class SeatService:
         clocks: Clock | None,
         now: dt.datetime,
         data: dict[str, Any],
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """Once a seat event is stored: the seat is the bot ``bot``'s (``None``: its person's
         again), the clocks are ``clocks``; the new snapshot and the event."""
         target = live.seats[seat]
@@ -104,7 +104,7 @@ class SeatService:
         live.clock = clocks
         return self.games.moved_on(live, now, "seat", data)
 
-    def time_out(self, game_id: str) -> tuple[Snapshot, dict[str, Any]] | None:
+    def time_out(self, game_id: str) -> tuple[Snapshot, Event] | None:
         """If the running seat's time has run out, a bot of the control's level takes it (one
         ``seat`` event with ``"timeout": true``); ``None`` if there is nothing to do."""
         with self.games.game_lock(game_id):
@@ -120,9 +120,7 @@ class SeatService:
             data = {"seat": running, "bot": name, "by": None, "timeout": True}
             return self._to_bot(live, running, name, data, timeout=True)
 
-    def take_back(
-        self, game_id: str, token: str, seat: int
-    ) -> tuple[Snapshot, dict[str, Any], int]:
+    def take_back(self, game_id: str, token: str, seat: int) -> tuple[Snapshot, Event, int]:
         """The seat's player takes back a seat a bot was given (a timeout or a hand-over)."""
         with self.games.game_lock(game_id):
             live = self.games.load(game_id)

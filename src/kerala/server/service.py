@@ -48,6 +48,7 @@ from kerala.server.domain import (
     BadToken,
     BotJob,
     Conflict,
+    Event,
     EventKind,
     GameNotFound,
     GameStatus,
@@ -114,7 +115,7 @@ class GameService:
         self._locks_guard = threading.Lock()
         #: Per cached game: the events other processes announced since it was last used here,
         #: and the snapshot after the last of them (:meth:`heard`).
-        self._heard: dict[str, tuple[list[dict[str, Any]], Snapshot]] = {}
+        self._heard: dict[str, tuple[list[Event], Snapshot]] = {}
 
     # -- locking and loading ------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class GameService:
         self._cache.pop(game_id, None)
         self._heard.pop(game_id, None)
 
-    def heard(self, event: dict[str, Any], snapshot: Snapshot) -> None:
+    def heard(self, event: Event, snapshot: Snapshot) -> None:
         """An event another server process committed and announced (called on the event loop,
         in the order the broker delivers them): kept for the game's cached state, which applies
         it the next time it decides here (:meth:`cached`) instead of reading the game back from
@@ -194,14 +195,14 @@ class GameService:
         if live is None or entry is None:
             return live
         heard, snap = entry
-        events = [e for e in heard if e["number"] > live.event_count]
+        events = [e for e in heard if e.number > live.event_count]
         follows = (
             bool(events)
             and live.clock is None
             and snap.base["clock"] is None
-            and snap.event_number == events[-1]["number"]
+            and snap.event_number == events[-1].number
             and all(
-                e["kind"] == "decision" and e["number"] == live.event_count + 1 + i
+                e.kind == "decision" and e.number == live.event_count + 1 + i
                 for i, e in enumerate(events)
             )
         )
@@ -277,7 +278,7 @@ class GameService:
             except BaseException:
                 self.forget(game_id)
                 raise
-            if any(e["kind"] == "seat" for e in events):
+            if any(e.kind == "seat" for e in events):
                 live.seats = self.repo.seats(game_id)
             live.hints_taken.extend(hints_taken(events))
             live.status = row.status
@@ -299,13 +300,13 @@ class GameService:
 
     def moved_on(
         self, live: Live, now: dt.datetime, kind: EventKind, data: dict[str, Any]
-    ) -> tuple[Snapshot, dict[str, Any]]:
+    ) -> tuple[Snapshot, Event]:
         """Once an event of ``kind`` is stored (with its changes made to ``live``): the game
         counts it; the new snapshot, and the event as it goes to the sockets."""
         live.event_count += 1
         live.updated_at = now
         live.snap = None
-        return self.snapshot(live), {"number": live.event_count, "kind": kind, **data}
+        return self.snapshot(live), Event.of(live.event_count, kind, data)
 
     def changed_meanwhile(self, game_id: str, then: str = "try again") -> Conflict:
         """The refusal of an event whose conditional write found the game moved on (another
@@ -331,7 +332,7 @@ class GameService:
                 return s.seat
         raise BadToken("this token is not a seat token of this game")
 
-    def events_since(self, game_id: str, since: int) -> tuple[list[dict[str, Any]], int, bool]:
+    def events_since(self, game_id: str, since: int) -> tuple[list[Event], int, bool]:
         """Events after ``since``, the last event number, and whether a resync is needed."""
         count = self.repo.event_count(game_id)
         if count is None:
@@ -360,7 +361,7 @@ class GameService:
             clock = {**live.clock.control.to_json(), "events": [dict(e) for e in live.clock.log]}
             count = live.event_count
         events = self.repo.events(game_id, 0, count)
-        return clock, [e.get("time") for e in events if e["kind"] == "decision"]
+        return clock, [e.data.get("time") for e in events if e.kind == "decision"]
 
     # The game list and replays read no cached state: reads.py (GameReads).
 
@@ -531,9 +532,9 @@ def hints_by_default(seats: Sequence[dict[str, Any]]) -> bool:
     return sum(1 for s in seats if s.get("kind", "human") != "bot") <= 1
 
 
-def hints_taken(events: Sequence[dict[str, Any]]) -> list[dict[str, int]]:
+def hints_taken(events: Sequence[Event]) -> list[dict[str, int]]:
     """The ``hint`` events among ``events``, for the log: ``{"at", "seat"}``."""
-    return [{"at": e["at"], "seat": e["seat"]} for e in events if e["kind"] == "hint"]
+    return [{"at": e.data["at"], "seat": e.data["seat"]} for e in events if e.kind == "hint"]
 
 
 def check_decision_json(obj: object) -> Decision:

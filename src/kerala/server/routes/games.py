@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from kerala.notation import plain_record, write_record
 from kerala.ratings import bot_ratings
 from kerala.server.decisions import DecisionService
+from kerala.server.domain import Event
 from kerala.server.links import seat_link, watch_link
 from kerala.server.reads import decode_cursor
 from kerala.server.repository import GameQuery
@@ -258,7 +259,7 @@ async def submit_decision(
 
 async def submit(
     decisions: DecisionService, game_id: str, token: str, decision: Any, expected: int
-) -> tuple[Snapshot, dict[str, Any], int]:
+) -> tuple[Snapshot, Event, int]:
     """Token → seat, parse, submit (in a worker thread)."""
     return await run_in_threadpool(decisions.submit_as, game_id, token, decision, expected)
 
@@ -339,7 +340,7 @@ async def events(
 ) -> Response:
     """Public events after number ``since`` (or ``resync: true`` when too many were missed)."""
     evs, count, resync = await run_in_threadpool(service.events_since, game_id, since)
-    return _json({"events": evs, "event_number": count, "resync": resync})
+    return _json({"events": [e.to_json() for e in evs], "event_number": count, "resync": resync})
 
 
 @router.get("/games/{game_id}/record", responses=ERRORS)

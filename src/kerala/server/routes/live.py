@@ -86,9 +86,9 @@ class _Session:
             return
         game = snap.game_json(self.conn.seat)
         for ev in evs:
-            if ev["number"] > self.last:
-                await self.ws.send_text(event_message(dumpb(ev), game))
-                self.last = ev["number"]
+            if ev.number > self.last:
+                await self.ws.send_text(event_message(dumpb(ev.to_json()), game))
+                self.last = ev.number
 
     async def writer(self) -> None:
         while True:
@@ -102,7 +102,7 @@ class _Session:
             if isinstance(item, str):
                 await self.ws.send_text(item)
                 continue
-            n = item.event["number"]
+            n = item.event.number
             if n <= self.last:
                 continue
             if n > self.last + 1:
