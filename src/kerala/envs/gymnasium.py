@@ -75,7 +75,7 @@ from kerala.envs.encoding import (
     reward_bound,
 )
 from kerala.envs.observations import ObservationLayout, observation_layout
-from kerala.envs.render import render_in_mode
+from kerala.envs.render import check_render_mode, render_in_mode
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
@@ -229,11 +229,7 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
         #: The reward of an illegal action with ``illegal_action="terminate"``: the worst
         #: final reward of the reward option (−1 for ``rank``, −320 for ``margin``).
         self.illegal_penalty = -reward_bound(self.reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of ansi, human, rgb_array or None, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.colors = list(COLORS[: self.num_players])
         self.action_space = gymnasium.spaces.Discrete(ACTIONS.num_actions)
         self.observation_space = gymnasium.spaces.Dict(

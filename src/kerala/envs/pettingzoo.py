@@ -52,7 +52,7 @@ from pettingzoo.utils import wrappers
 from kerala.actions import Decision
 from kerala.envs.encoding import ACTIONS, IllegalActionError, check_reward, final_returns
 from kerala.envs.observations import observation_layout
-from kerala.envs.render import render_in_mode
+from kerala.envs.render import check_render_mode, render_in_mode
 from kerala.game import GameState, new_game
 from kerala.tiles import COLORS
 
@@ -93,11 +93,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         self.layout = observation_layout(observation, len(self._colors))
         self.reward = check_reward(reward)
         new_game(self._colors)  # validates the colors (S1) before anything else happens
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of human, ansi, rgb_array or None, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         n = len(self._colors)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = list(self.possible_agents)
@@ -246,11 +242,7 @@ class KeralaParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         reward: str = "rank",
     ) -> None:
         self.aec = raw_env(num_players, colors, None, observation, reward)
-        self.render_mode = render_mode
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of human, ansi, rgb_array or None, got {render_mode!r}"
-            )
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
         self.layout = self.aec.layout

@@ -57,6 +57,19 @@ _SYMBOL_DOTS: Final = {
 }
 
 
+#: The render modes of every env.
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` if it is one of :data:`RENDER_MODES` or ``None``; else ``ValueError``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}"
+        )
+    return render_mode
+
+
 def render_in_mode(render_mode: str | None, state: GameState) -> str | npt.NDArray[np.uint8] | None:
     """The ``render()`` of the envs: ``ansi`` returns the text (``str(state)``, public facts
     only), ``human`` prints it, ``rgb_array`` returns :func:`render_rgb`."""
