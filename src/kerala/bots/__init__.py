@@ -94,6 +94,7 @@ def _load_builtin() -> None:
         "kerala.bots.mcts",
         "kerala.bots.levels",
         "kerala.bots.expert",
+        "kerala.bots.learned",
     ):
         try:
             importlib.import_module(mod)

@@ -1,21 +1,26 @@
 """Strength levels for players: ``easy``, ``medium`` and ``hard`` as bot names.
 
-=========  ================================================  ====================
-level      bot                                               time per decision
-=========  ================================================  ====================
-``easy``   ``greedy`` that often slips: it picks a decision   instant
-           at random, weighted by ``exp(value / 4)`` (a
-           decision 4 points worse is e≈2.7 times less likely)
-``medium`` ``greedy``: the best one-step decision            instant
-``hard``   ``mcts:time=1``: information-set MCTS              about 1 s
-``expert`` ``expert``: a sharper search (common random   about 1 s
-           numbers with 2 players, a next-round look-ahead
-           with 3-5) and an exact last round
-           (:mod:`kerala.bots.expert`, registered there)
-=========  ================================================  ====================
+===========  ================================================  ====================
+level        bot                                               time per decision
+===========  ================================================  ====================
+``easy``     ``greedy`` that often slips: it picks a decision   instant
+             at random, weighted by ``exp(value / 4)`` (a
+             decision 4 points worse is e≈2.7 times less likely)
+``medium``   ``greedy``: the best one-step decision            instant
+``hard``     ``mcts:time=1``: information-set MCTS              about 1 s
+``expert``   ``expert``: a sharper search (common random        about 1 s
+             numbers with 2 players, a next-round look-ahead
+             with 3-5) and an exact last round
+             (:mod:`kerala.bots.expert`, registered there)
+``learned``  ``greedy``'s look-ahead that also weighs what a    a few ms
+             decision leaves the next player, with weights
+             learned by self-play (:mod:`kerala.bots.learned`,
+             registered there)
+===========  ================================================  ====================
 
 A level takes no options (use the bot names for fine control), except ``expert``, which is
-also a bot name. See ``docs/bots.md`` (and its rating table of the levels).
+also a bot name (``learned`` is one too, and takes none). See ``docs/bots.md`` (and its
+rating table of the levels).
 
 >>> from kerala.bots import make_bot
 >>> [make_bot(level, seed=1).name for level in ("easy", "medium", "hard")]
@@ -41,6 +46,7 @@ LEVELS: Final[dict[str, str]] = {
     "medium": "greedy",
     "hard": "mcts:time=1",
     "expert": "expert (time=1: a sharper search than mcts, an exact last round)",
+    "learned": "learned (greedy's look-ahead plus the reply it leaves, weights from self-play)",
 }
 
 
