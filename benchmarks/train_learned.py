@@ -37,6 +37,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -44,8 +45,9 @@ from kerala.bots import Bot
 from kerala.bots.evaluation import FEATURES
 from kerala.bots.greedy import GreedyBot
 from kerala.bots.learned import WEIGHTS_FILE, LearnedBot, LearnedParams, hand_params, save_params
-from kerala.bots.match import game_seed, play_game
+from kerala.bots.match import game_seed
 from kerala.bots.tournament import wilson
+from kerala.envs.gymnasium import KeralaEnv
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "kerala" / "bots" / "data"
 M = len(FEATURES)
@@ -69,7 +71,6 @@ SPREAD = {
 REPLY_SPREAD = 0.4
 #: Deals of the learning curve: one series for every training seed, apart from training's.
 CURVE_SEED = 290_029
-COLORS = ("blue", "red")
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,21 @@ class Result:
 
 
 def play_pair(learner: Bot, opponent: Bot, seed: int) -> Result:
-    """One deal played twice, the learner in seat 0 then seat 1."""
+    """One deal played twice in the project's Gymnasium env, the learner in seat 0 then seat 1:
+    the env deals from ``seed`` and plays the opponent; the learner acts through
+    :meth:`KeralaEnv.bot_action` (its own view and legal decisions only)."""
     wins = margin = 0.0
     for me in (0, 1):
-        bots = [opponent, learner] if me else [learner, opponent]
-        st = play_game(bots, seed=seed, colors=COLORS)
-        ranks = st.ranks()
-        totals = [s.total for s in st.scores()]
-        if ranks[me] == 1:
-            wins += 1.0 / ranks.count(1)
+        env = KeralaEnv(num_players=2, opponents=opponent, seat=me, reward="margin")
+        env.reset(seed=seed)
+        done = False
+        info: dict[str, object] = {}
+        while not done:
+            _, _, done, _, info = env.step(env.bot_action(learner))
+        totals = cast(list[int], info["totals"])
+        rank = cast(int, info["rank"])
+        if rank == 1:
+            wins += 1.0 / sorted(totals, reverse=True).count(totals[me])
         margin += totals[me] - totals[1 - me]
     return Result(wins, margin, 2)
 

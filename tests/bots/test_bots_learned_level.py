@@ -3,10 +3,7 @@ arrays, only the player's view seen (docs/rules.md I1, I2), and a training run t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -25,8 +22,6 @@ from kerala.bots.learned import (
 )
 from kerala.bots.levels import LEVELS
 from kerala.game import GameState, Phase, new_game
-
-TRAIN_SCRIPT = Path(__file__).parents[2] / "benchmarks" / "train_learned.py"
 
 
 def test_learned_is_a_registered_level_without_options() -> None:
@@ -156,49 +151,3 @@ def test_reply_term_is_the_next_players_best_value_after_the_decision(seed: int)
         assert va == pytest.approx(vb - 0.7 * best, abs=1e-9)
         checked += 1
     assert checked >= 4
-
-
-def load_train_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_learned", TRAIN_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_learned"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_a_tiny_training_run_writes_weights_of_the_right_shape_that_moved(tmp_path: Path) -> None:
-    train = load_train_script()
-    train.main(
-        [
-            "--seeds",
-            "7",
-            "--generations",
-            "1",
-            "--population",
-            "3",
-            "--elite",
-            "2",
-            "--deals",
-            "1",
-            "--curve-games",
-            "2",
-            "--out-dir",
-            str(tmp_path),
-            "--curve",
-            str(tmp_path / "curve.csv"),
-        ]
-    )
-    learned = load_params(tmp_path / "learned-seed7.npz")
-    start = hand_params()
-    assert len(learned.linear) == len(start.linear)
-    assert learned != start
-    # Only the searched weights move: the ``left**2`` coefficients keep their hand value.
-    m = len(FEATURES)
-    assert learned.linear[m:] == start.linear[m:]
-    rows = (tmp_path / "curve.csv").read_text().splitlines()
-    assert rows[0].startswith("seed,generation,training_games")
-    assert len(rows) == 3  # generation 0 and 1
-    # The same seed gives the same weights.
-    again, _ = train.train(7, generations=1, population=3, deals=1, elite=2, log=False)
-    assert again == learned

@@ -310,6 +310,16 @@ class KeralaEnv(gymnasium.Env[ObsDict, np.int64]):
                 s.apply(bot.choose(s.view(p), s.legal_decisions()))
         self._legal = ACTIONS.legal_actions(s) if not s.is_over() else {}
 
+    def bot_action(self, bot: Bot) -> int:
+        """The action a project bot (:mod:`kerala.bots`) takes in the learner's seat now, from
+        that seat's own view and legal decisions only (docs/rules.md I1, I2): any bot can play
+        the learner's side, as a baseline or as the policy being trained
+        (``benchmarks/train_learned.py``)."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        s = self.state_now
+        return ACTIONS.encode(s, bot.choose(s.view(self.seat), s.legal_decisions()))
+
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions as an ``int8`` mask; :data:`END_MASK` (a copy) once the
         episode is over."""
