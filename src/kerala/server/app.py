@@ -53,6 +53,7 @@ from kerala.server.routes import (
     ui,
 )
 from kerala.server.routes import quickmatch as quickmatch_routes
+from kerala.server.routes.analysis import Jobs
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
 from kerala.server.store import make_engine, migrate
@@ -225,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.chat_repo = ChatRepository(engine)
     app.state.mail_repo = mail_repo
     app.state.chat_relay = chat_relay
+    app.state.analysis_jobs = Jobs()
     install_handlers(app)
     install_rate_limits(app, settings)
     include_routes(app)

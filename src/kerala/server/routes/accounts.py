@@ -19,8 +19,14 @@ from starlette.concurrency import run_in_threadpool
 from kerala.server.accounts import AccountService, Current, SignedIn, Site
 from kerala.server.csrf import check_origin, check_token, expected_origin
 from kerala.server.domain import SignInFailed
-from kerala.server.ratelimit import FailureCounter, RateLimiter
-from kerala.server.routes.deps import GameIdDep, SettingsDep, rate_limit
+from kerala.server.ratelimit import FailureCounter
+from kerala.server.routes.deps import (
+    AccountsDep,
+    GameIdDep,
+    SettingsDep,
+    limiter_of,
+    rate_limit,
+)
 from kerala.server.schemas import (
     ACCOUNT_ERRORS,
     AccountDelete,
@@ -54,14 +60,6 @@ def _json(data: Any, status: int = 200) -> Response:
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
     )
-
-
-async def get_accounts(request: Request) -> AccountService:
-    accounts: AccountService = request.app.state.accounts
-    return accounts
-
-
-AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 
 
 def cookie_of(request: Request) -> str | None:
@@ -170,8 +168,7 @@ async def sign_up(
 
 
 def _failures(request: Request) -> FailureCounter:
-    limiter: RateLimiter = request.app.state.limiter
-    return FailureCounter(limiter, "signin_failures")
+    return FailureCounter(limiter_of(request), "signin_failures")
 
 
 @router.post(

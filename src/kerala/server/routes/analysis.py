@@ -45,7 +45,14 @@ from kerala.notation import Record, write_record
 from kerala.server.advice import ANALYSIS, Advice, Closed
 from kerala.server.errors import ApiError
 from kerala.server.routes.clients import client_address
-from kerala.server.routes.deps import BotsDep, GameIdDep, ServiceDep, rate_limit
+from kerala.server.routes.deps import (
+    BotsDep,
+    GameIdDep,
+    ServiceDep,
+    analysis_jobs_of,
+    rate_limit,
+    settings_of,
+)
 from kerala.server.schemas import ANALYSIS_ERRORS, ERRORS
 
 log = logging.getLogger("kerala.server.analysis")
@@ -130,9 +137,7 @@ class Jobs:
 
 
 def _jobs(request: Request) -> Jobs:
-    jobs = getattr(request.app.state, "analysis_jobs", None)
-    if jobs is None:
-        jobs = request.app.state.analysis_jobs = Jobs()
+    jobs: Jobs = analysis_jobs_of(request)
     return jobs
 
 
@@ -188,7 +193,7 @@ async def _start(
     except BaseException:
         advice.analyses.give(client)
         raise
-    abandon = request.app.state.settings.analysis_abandon
+    abandon = settings_of(request).analysis_abandon
     job.task = asyncio.get_running_loop().create_task(_run(job, points, advice, abandon))
     return job
 

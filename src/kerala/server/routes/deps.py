@@ -1,6 +1,8 @@
 """Shared route dependencies: the service objects of the app, and the seat token.
 
-They are ``async`` so that FastAPI calls them on the event loop, not in a worker thread.
+Every collaborator a route uses comes from here: the ``get_*`` dependencies for HTTP routes
+(``async``, so that FastAPI calls them on the event loop, not in a worker thread), and the
+``*_of`` readers for code that holds a connection (a WebSocket session, a helper of a route).
 """
 
 from __future__ import annotations
@@ -8,12 +10,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query, Request
+from starlette.requests import HTTPConnection
 
+from kerala.server.accounts import AccountService
 from kerala.server.botrunner import BotRunner
+from kerala.server.chat import ChatRelay, ChatRepository
 from kerala.server.decisions import DecisionService
 from kerala.server.errors import ApiError
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.hub import Hub
+from kerala.server.lobbyfeed import LobbyFeed
+from kerala.server.mail import MailRepository
 from kerala.server.quickmatch import QuickMatch
 from kerala.server.ratelimit import RateLimiter, client_of
 from kerala.server.ratingservice import RatingService
@@ -26,9 +33,58 @@ from kerala.server.settings import Settings
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 
 
-async def get_service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
+def settings_of(conn: HTTPConnection) -> Settings:
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+def limiter_of(conn: HTTPConnection) -> RateLimiter:
+    limiter: RateLimiter = conn.app.state.limiter
+    return limiter
+
+
+def chat_of(conn: HTTPConnection) -> tuple[ChatRepository, ChatRelay]:
+    """The chat's store and its relay to the sockets of every process."""
+    return conn.app.state.chat_repo, conn.app.state.chat_relay
+
+
+def service_of(conn: HTTPConnection) -> GameService:
+    service: GameService = conn.app.state.service
     return service
+
+
+def hub_of(conn: HTTPConnection) -> Hub:
+    hub: Hub = conn.app.state.hub
+    return hub
+
+
+def announcer_of(conn: HTTPConnection) -> Announcer:
+    announcer: Announcer = conn.app.state.announcer
+    return announcer
+
+
+def lobby_feed_of(conn: HTTPConnection) -> LobbyFeed:
+    feed: LobbyFeed = conn.app.state.lobby_feed
+    return feed
+
+
+def mail_repo_of(conn: HTTPConnection) -> MailRepository:
+    repo: MailRepository = conn.app.state.mail_repo
+    return repo
+
+
+def analysis_jobs_of(conn: HTTPConnection) -> Any:
+    """The app's running analyses (``routes.analysis.Jobs``, made at startup)."""
+    return conn.app.state.analysis_jobs
+
+
+async def get_accounts(request: Request) -> AccountService:
+    accounts: AccountService = request.app.state.accounts
+    return accounts
+
+
+async def get_service(request: Request) -> GameService:
+    return service_of(request)
 
 
 async def get_decisions(request: Request) -> DecisionService:
@@ -42,13 +98,11 @@ async def get_seats(request: Request) -> SeatService:
 
 
 async def get_hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
+    return hub_of(request)
 
 
 async def get_announcer(request: Request) -> Announcer:
-    announcer: Announcer = request.app.state.announcer
-    return announcer
+    return announcer_of(request)
 
 
 async def get_bots(request: Request) -> BotRunner:
@@ -57,8 +111,7 @@ async def get_bots(request: Request) -> BotRunner:
 
 
 async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return settings_of(request)
 
 
 async def get_repo(request: Request) -> GameRepository:
@@ -124,13 +177,13 @@ def rate_limit(action: str) -> Any:
     ``@router.post(..., dependencies=[rate_limit("create")])``."""
 
     async def count(request: Request) -> None:
-        limiter: RateLimiter = request.app.state.limiter
-        await limiter.check(action, client_of(request.client))
+        await limiter_of(request).check(action, client_of(request.client))
 
     return Depends(count)
 
 
 ServiceDep = Annotated[GameService, Depends(get_service)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 DecisionsDep = Annotated[DecisionService, Depends(get_decisions)]
 SeatsDep = Annotated[SeatService, Depends(get_seats)]
 HubDep = Annotated[Hub, Depends(get_hub)]

@@ -19,15 +19,26 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from kerala.server.chat import ChatRelay, ChatRepository, check_message, message, readable, wire
+from kerala.server.chat import check_message, message, readable, wire
 from kerala.server.decisions import DecisionService
 from kerala.server.domain import GameError, GameNotFound, js
 from kerala.server.errors import ApiError, database_fault, refusal, unavailable
 from kerala.server.fanout import Announcer
-from kerala.server.hub import Connection, Hub
+from kerala.server.hub import Connection
 from kerala.server.jsonlimits import BadJson, load_bounded
-from kerala.server.ratelimit import RateLimiter, client_of
-from kerala.server.routes.deps import GAME_ID_PATTERN, GameIdDep, RequiredTokenDep, ServiceDep
+from kerala.server.ratelimit import client_of
+from kerala.server.routes.deps import (
+    GAME_ID_PATTERN,
+    GameIdDep,
+    RequiredTokenDep,
+    ServiceDep,
+    announcer_of,
+    chat_of,
+    hub_of,
+    limiter_of,
+    service_of,
+    settings_of,
+)
 from kerala.server.schemas import SEAT_ERRORS, ChatLog
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -126,7 +137,7 @@ class _Session:
                         _error(ApiError(400, "malformed_json", "a message must be UTF-8 JSON text"))
                     )
                     continue
-            settings: Settings = self.ws.app.state.settings
+            settings = settings_of(self.ws)
             if len(text) > settings.ws_max_message:
                 # Only under a server that does not refuse big frames itself (kerala serve
                 # sets uvicorn's ws_max_size, which closes with 1009 before reading them).
@@ -170,19 +181,17 @@ class _Session:
 
     async def on_chat(self, msg: dict[str, Any]) -> None:
         """A chat message: checked, counted, stored, then handed to whoever may read it."""
-        app = self.ws.app
         game_id = self.conn.game_id
         seat = self.conn.seat
         try:
-            limiter: RateLimiter = app.state.limiter
-            await limiter.check("chat", self.client)
-            text, phrase = check_message(msg, app.state.settings.chat_max_length)
+            await limiter_of(self.ws).check("chat", self.client)
+            text, phrase = check_message(msg, settings_of(self.ws).chat_max_length)
             snap, _ = await run_in_threadpool(self.service.get, game_id, self.token)
             over = snap.base["status"] == "over"
             channel = "players" if seat is not None else "watchers"
             name = snap.base["players"][seat]["name"] if seat is not None else self.watcher
             at = dt.datetime.now(dt.UTC)
-            repo: ChatRepository = app.state.chat_repo
+            repo, relay = chat_of(self.ws)
             mid = await run_in_threadpool(repo.add, game_id, channel, seat, name, text, phrase, at)
         except (ApiError, GameError) as e:
             self.conn.put(_error(refusal(e) if isinstance(e, GameError) else e))
@@ -190,7 +199,6 @@ class _Session:
         except Exception as e:  # not stored: the writer is told, and the socket stays open
             self.conn.put(_error(_fault(e)))
             return
-        relay: ChatRelay = app.state.chat_relay
         text_out = wire(message(mid, channel, seat, name, text, phrase, at))
         await relay.send(
             game_id,
@@ -204,8 +212,7 @@ class _Session:
         try:
             if self.token is None or self.conn.seat is None:
                 raise ApiError(401, "token_required", "a watcher cannot submit decisions")
-            limiter: RateLimiter = self.ws.app.state.limiter
-            await limiter.check("decide", self.client)
+            await limiter_of(self.ws).check("decide", self.client)
             extra = sorted(set(msg) - {"type", "decision", "expected"})
             if extra:
                 raise ApiError(400, "bad_request", f"unexpected field(s) {', '.join(extra)}")
@@ -291,7 +298,7 @@ async def game_chat(
     """The chat a seat may read, for the replay (docs/server.md, "Chat"): the players', and the
     watchers' once the game is over."""
     snap, seat = await run_in_threadpool(service.get, game_id, token)
-    repo: ChatRepository = request.app.state.chat_repo
+    repo, _ = chat_of(request)
     over = snap.base["status"] == "over"
     messages = await run_in_threadpool(repo.recent, game_id, readable(seat, over), 1000)
     return Response(dumpb({"messages": messages}), media_type="application/json")
@@ -307,10 +314,7 @@ async def game_socket(
     """The query and the first message (``hello``) are checked here, after the socket is
     accepted, so that a refusal is a JSON ``error`` message (then a close with code 4000 +
     status), not a bare HTTP 403."""
-    app = ws.app
-    service: GameService = app.state.service
-    hub: Hub = app.state.hub
-    announcer: Announcer = app.state.announcer
+    service, hub, announcer = service_of(ws), hub_of(ws), announcer_of(ws)
     await ws.accept()
     try:
         if not re.fullmatch(GAME_ID_PATTERN, game_id):
@@ -324,7 +328,7 @@ async def game_socket(
                 "a seat token never goes in the URL: send it in the first message, "
                 '{"type": "hello", "token": "..."}',
             )
-        token = await _hello(ws, app.state.settings)
+        token = await _hello(ws, settings_of(ws))
         # Subscribe first, then look: an event committed meanwhile is then queued, not lost.
         _, seat = await run_in_threadpool(service.get, game_id, token)
     except WebSocketDisconnect:
@@ -348,7 +352,7 @@ async def game_socket(
             await session.catch_up(since, snap)
         hub.note(game_id, session.last)
         # The chat this socket may read, newest last (docs/server.md, "Chat").
-        chat_repo: ChatRepository = app.state.chat_repo
+        chat_repo, _ = chat_of(ws)
         over = snap.base["status"] == "over"
         history = await run_in_threadpool(chat_repo.recent, game_id, readable(seat, over))
         if history:

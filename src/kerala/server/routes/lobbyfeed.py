@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
-from kerala.server.lobbyfeed import LobbyFeed
+from kerala.server.routes.deps import lobby_feed_of
 
 router = APIRouter()
 
@@ -13,5 +13,4 @@ router = APIRouter()
 async def lobby_socket(ws: WebSocket) -> None:
     """``{"type": "lobby", "games": [...]}`` at once and whenever the open games change; the
     socket only listens (a message from the client closes it with 1008)."""
-    feed: LobbyFeed = ws.app.state.lobby_feed
-    await feed.serve(ws)
+    await lobby_feed_of(ws).serve(ws)

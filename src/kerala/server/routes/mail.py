@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from kerala.server.domain import Conflict, InvalidRequest
 from kerala.server.mail import MailRepository
 from kerala.server.routes.accounts import ChangingDep, FromThisSite, SignedInDep
-from kerala.server.routes.deps import SettingsDep
+from kerala.server.routes.deps import SettingsDep, mail_repo_of
 from kerala.server.schemas import ACCOUNT_ERRORS, ERRORS, MailIn, MailOut
 from kerala.server.store import utcnow
 from kerala.server.wire import dumpb
@@ -25,8 +25,7 @@ PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Kerala</ti
 
 
 def _repo(request: Request) -> MailRepository:
-    repo: MailRepository = request.app.state.mail_repo
-    return repo
+    return mail_repo_of(request)
 
 
 @router.get("/email", response_model=MailOut, responses=ACCOUNT_ERRORS, dependencies=[FromThisSite])

@@ -8,8 +8,7 @@ from fastapi import APIRouter, Path, Query, Response
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.domain import PlayerNotFound
-from kerala.server.routes.accounts import AccountsDep
-from kerala.server.routes.deps import RatingsDep
+from kerala.server.routes.deps import AccountsDep, RatingsDep
 from kerala.server.schemas import ERRORS, Leaderboard, Profile
 from kerala.server.wire import dumpb
 
