@@ -19,7 +19,6 @@ import numpy as np
 import numpy.typing as npt
 
 from kerala.game import GameState
-from kerala.grounds import cell
 from kerala.tiles import START, TileType
 
 if TYPE_CHECKING:
@@ -136,22 +135,21 @@ def render_rgb(state: GameState) -> npt.NDArray[np.uint8]:
         draw.rectangle((left + 4, top + 4, left + 14, top + 14), fill=TILE_RGB[g.color])
         if seat == state.current_player:
             draw.rectangle((left, top, left + PANEL - 1, top + PANEL - 1), outline=_BLACK, width=2)
-        cells = [cell(k) for k in g.stacks]
+        cells = g.cells()
         xs = [c[0] for c in cells]
         ys = [c[1] for c in cells]
         span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
         size = min(24.0, (PANEL - 8) / span)
         ox = left + (PANEL - size * (max(xs) - min(xs) + 1)) / 2 - size * min(xs)
         oy = top + (PANEL - size * (max(ys) - min(ys) + 1)) / 2 - size * min(ys)
-        for k, stack in g.stacks.items():
-            x, y = cell(k)
+        for x, y in cells:
+            stack = g.stack((x, y))
             box = (ox + x * size, oy + y * size, ox + (x + 1) * size - 1, oy + (y + 1) * size - 1)
             t, arch = stack[-1]
             _tile(draw, box, t, arch)
             if len(stack) > 1 and size >= 12:
                 draw.text((box[0] + 2, box[1] + 1), str(len(stack)), fill=_WHITE)
-        for k in g.elephants:
-            x, y = cell(k)
+        for x, y in g.elephant_cells():
             cx, cy = ox + (x + 0.5) * size, oy + (y + 0.5) * size
             r = size * 0.28
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_BLACK, outline=_WHITE, width=2)
