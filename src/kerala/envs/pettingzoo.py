@@ -227,11 +227,7 @@ class KeralaParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
     steps of the same agent.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "kerala_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": True,
-    }
+    metadata: ClassVar[dict[str, Any]] = {**raw_env.metadata, "is_parallelizable": True}
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ stand-ins taken from the tiles the script never draws, and the view hides them a
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,8 +33,16 @@ from kerala.errors import IllegalDecisionError
 from kerala.game import GameState, new_game
 from kerala.notation import read_grounds
 from kerala.scoring import ScoreBreakdown, color_areas, score_grounds
-from kerala.server.domain import IllegalDecision, InvalidRequest, StepNotFound
+from kerala.server.domain import (
+    IllegalDecision,
+    InvalidRequest,
+    Live,
+    Seat,
+    SeatKind,
+    StepNotFound,
+)
 from kerala.server.service import check_decision_json
+from kerala.server.wire import Snapshot
 from kerala.tiles import tile_from_code
 
 COLORS = ("blue", "red")
@@ -241,40 +250,36 @@ def _quiz_step(step_id: str) -> QuizStep:
     return step
 
 
+#: The players of the script, as the game page shows seats (the page puts names in its language).
+_SEATS: tuple[tuple[str, SeatKind, str | None], ...] = (
+    ("You", "human", None),
+    ("Teacher", "bot", "tutorial"),
+)
+#: The script's fixed clock time: a step has no turn timer.
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
 def _game_json(step: PlayStep, s: GameState, decisions: int) -> dict[str, Any]:
-    """The step's position in the shape of the ``Game`` JSON the game page draws (docs/api.md)."""
-    to_move = s.to_move if s.to_move == LEARNER else None
-    names = ("You", "Teacher")
-    return {
-        "id": f"tutorial-{step.id}",
-        "status": "playing",
-        "players": [
-            {
-                "seat": i,
-                "name": names[i],
-                "color": c,
-                "kind": "human" if i == LEARNER else "bot",
-                "bot": None if i == LEARNER else "tutorial",
-                "handed_to_bot": False,
-            }
-            for i, c in enumerate(COLORS)
+    """The step's position as the learner's ``Game`` JSON (docs/api.md), built by the one
+    snapshot that builds every game's: the game page draws it as any game."""
+    live = Live(
+        id=f"tutorial-{step.id}",
+        status="playing",
+        removal=s.removal,
+        tileset=s.tileset.name,
+        seats=[
+            Seat(i, name, color, kind, bot, False, None)
+            for i, (color, (name, kind, bot)) in enumerate(zip(COLORS, _SEATS, strict=True))
         ],
-        "removal": s.removal,
-        "decision_number": decisions,
-        "event_number": decisions,
-        "seat": LEARNER,
-        "to_move": s.to_move,
-        "view": s.view(LEARNER).to_json(),
-        "legal": [d.to_json() for d in s.legal_decisions()] if to_move is not None else None,
-        "turn_started_at": "1970-01-01T00:00:00+00:00",
-        "seat_timeout": 0.0,
-        "result": None,
-        "clock": None,
-        "hints": False,
-        "hints_taken": [],
-        "handover_bot": None,
-        "rated": False,
-    }
+        state=s,
+        decision_count=decisions,
+        event_count=decisions,
+        turn_started_at=_EPOCH,
+        created_at=_EPOCH,
+        updated_at=_EPOCH,
+        result=None,
+    )
+    return Snapshot.of(live, 0.0).for_seat(LEARNER)
 
 
 def play(step_id: str, decisions: Sequence[object]) -> dict[str, Any]:
