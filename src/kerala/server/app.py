@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from kerala.bots import BotSpecError, make_bot
 from kerala.server.accountrepo import AccountRepository
 from kerala.server.accounts import AccountService
+from kerala.server.background import stop_task
 from kerala.server.botrunner import BotRunner
 from kerala.server.chat import ChatRelay, ChatRepository
 from kerala.server.domain import Event, GameNotFound
@@ -189,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             hub.close_all()
-            settling.cancel()
+            await stop_task(settling)
             await lobby_feed.close()
             await chat_relay.close()
             if mailer is not None:

@@ -39,6 +39,7 @@ from starlette.concurrency import run_in_threadpool
 from kerala.actions import Decision, decision_from_json
 from kerala.bots import RandomBot, make_bot
 from kerala.server.advice import HINT, Advice, Closed, hint, stop_pool
+from kerala.server.background import stop_task
 from kerala.server.clockkeeper import ClockKeeper
 from kerala.server.decisions import DecisionService
 from kerala.server.domain import Busy, GameError, StaleDecision
@@ -146,16 +147,12 @@ class BotRunner:
         self._closing = True
         await self.advice.close()
         await self.clocks.close()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sweeper
+        await stop_task(self._sweeper)
         tasks = list(self._tasks.values())
         for t in tasks:
             t.cancel()
         for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+            await stop_task(t)
         if self._pool is not None:
             pool, self._pool = self._pool, None
             stop_pool(pool)

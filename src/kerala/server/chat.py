@@ -17,7 +17,6 @@ game event: it changes no position and takes no event number).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import json
 import logging
@@ -28,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy import Engine
 
 from kerala.names import BadName, clean_text
+from kerala.server.background import stop_task
 from kerala.server.errors import ApiError
 from kerala.server.hub import Hub
 from kerala.server.store import ChatRow
@@ -173,10 +173,8 @@ class ChatRelay:
                 await asyncio.sleep(1)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
+        self._task = None
         if self.redis is not None:
             await self.redis.aclose()
 

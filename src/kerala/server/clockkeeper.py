@@ -29,6 +29,7 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from kerala.server.background import stop_task
 from kerala.server.domain import GameError
 from kerala.server.fanout import Announcer, Broker
 from kerala.server.seats import SeatService
@@ -64,10 +65,8 @@ class ClockKeeper:
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await stop_task(self._task)
+        self._task = None
         with contextlib.suppress(Exception):  # the database away: the last beat stands
             await run_in_threadpool(self.service.repo.beat, self.service.now(), stopped=True)
 

@@ -36,6 +36,7 @@ from typing import Protocol
 
 import orjson
 
+from kerala.server.background import stop_task
 from kerala.server.domain import Event
 from kerala.server.hub import Hub
 from kerala.server.wire import Snapshot, dumpb
@@ -156,10 +157,8 @@ class RedisBroker:
             if t.get_name() == "kerala-redis-send":
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await asyncio.wait_for(t, 5)
-            t.cancel()
         for t in self._tasks:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await t
+            await stop_task(t)
         await self.redis.aclose()
 
     def publish(self, event: Event, snapshot: Snapshot) -> None:
@@ -306,11 +305,8 @@ class GapFiller:
         self._task = asyncio.create_task(self._run(), name="kerala-gap-filler")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     def wake(self) -> None:
         """Look now (call on the event loop)."""

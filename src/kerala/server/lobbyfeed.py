@@ -19,6 +19,7 @@ from typing import Any
 import anyio.to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from kerala.server.background import stop_task
 from kerala.server.wire import dumpb
 
 log = logging.getLogger("kerala.server")
@@ -82,10 +83,8 @@ class LobbyFeed:
         self.last = None
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
+        self._task = None
         for ws in list(self.sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=1001)

@@ -14,7 +14,6 @@ an unsubscribe link (and a ``List-Unsubscribe`` header) that turns the e-mail of
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import email.policy
 import logging
@@ -28,6 +27,7 @@ import anyio.to_thread
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
+from kerala.server.background import stop_task
 from kerala.server.repository import aware
 from kerala.server.store import (
     AccountMailRow,
@@ -324,10 +324,8 @@ class Mailer:
         self._task = asyncio.create_task(self.run(), name="kerala-mailer")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
+        self._task = None
 
     async def run(self) -> None:
         while True:

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 
+from kerala.server.background import stop_task
 from kerala.server.domain import BadToken, Conflict, InvalidRequest
 from kerala.server.matchmaking import CONTROLS, Group, Ticket, TicketError, pair
 from kerala.server.service import GameService
@@ -329,10 +330,8 @@ class QuickMatch:
         self._task = asyncio.create_task(self.run(), name="kerala-quickmatch")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
+        self._task = None
         await self.queue.close()
 
     async def run(self) -> None:
