@@ -280,7 +280,9 @@ def test_bench_json_last_line() -> None:
     p = kerala("bench", "--players", "4", "--seconds", "0.2", "--json")
     assert p.returncode == 0, p.stderr
     last = json.loads(p.stdout.strip().splitlines()[-1])
-    assert set(last) == {"games", "decisions", "seconds"}
+    assert set(last) == {"games", "decisions", "seconds", "engine"}
+    assert last["engine"] in {"pure", "compiled"}
+    assert p.stdout.startswith("engine: ")
     assert isinstance(last["games"], int) and last["games"] >= 1
     assert isinstance(last["decisions"], int) and last["decisions"] > last["games"]
     assert isinstance(last["seconds"], float) and last["seconds"] >= 0.2
@@ -434,7 +436,8 @@ def test_version() -> None:
 
     p = kerala("--version")
     assert p.returncode == 0
-    assert p.stdout.strip() == f"kerala {version('kerala')}"
+    assert p.stdout.strip().startswith(f"kerala {version('kerala')} (engine: ")
+    assert p.stdout.strip().endswith(")")
     assert "None" not in p.stdout
 
 

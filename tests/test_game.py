@@ -35,11 +35,11 @@ def refuse(s: GameState, d: object, rule: str) -> IllegalDecisionError:
     """Apply ``d``, expect a refusal naming ``rule``, and check nothing changed."""
     before = snapshot(s)
     with pytest.raises(IllegalDecisionError) as info:
-        s.apply(d)  # type: ignore[arg-type]
+        s.apply(d)
     assert info.value.rule == rule, str(info.value)
     assert str(info.value).startswith(f"{rule}: ")
     assert snapshot(s) == before
-    assert not s.is_legal(d)  # type: ignore[arg-type]
+    assert not s.is_legal(d)
     return info.value
 
 
@@ -796,7 +796,7 @@ def test_not_a_decision_is_refused() -> None:
     s = position(["blue", "red"], ["blue:e1", "red:e1"])
     before = snapshot(s)
     with pytest.raises(IllegalDecisionError):
-        s.apply("pass")  # type: ignore[arg-type]
+        s.apply("pass")
     assert snapshot(s) == before
 
 

@@ -34,6 +34,7 @@ from kerala.actions import (
     turn_to_json,
 )
 from kerala.errors import IllegalDecisionError
+from kerala.game import _STATE_FIELDS as STATE_FIELDS
 from kerala.game import GameState, Phase, new_game, place_decisions, replay
 from kerala.grounds import LIMIT
 from kerala.tiles import ALL_TILE_TYPES, TileType, tile, tile_from_code
@@ -129,7 +130,7 @@ def test_every_state_is_made_by_the_one_constructor() -> None:
     view = s.view(0)
     for made in (s.copy(), sample_state(view, random.Random(2)), s.after(0)):
         assert type(made) is GameState
-        assert all(hasattr(made, slot) for slot in GameState.__slots__)
+        assert all(hasattr(made, slot) for slot in STATE_FIELDS)
 
 
 def test_no_outside_module_sets_the_removal_of_a_state() -> None:

@@ -20,6 +20,8 @@ The whole tour is ``docs/engine.md``; ``examples/engine_tour.py`` runs it.
 
 from importlib.metadata import PackageNotFoundError, version
 
+# First: decides between the compiled and the pure engine before any engine module loads.
+from kerala import engineform as engineform
 from kerala.actions import (
     Decision,
     DecisionSyntaxError,

@@ -158,9 +158,9 @@ app.add_typer(record_app, name="record")
 
 
 def version_text() -> str:
-    from kerala import __version__
+    from kerala import __version__, engineform
 
-    return f"kerala {__version__}"
+    return f"kerala {__version__} (engine: {engineform.describe()})"
 
 
 def _show_version(value: bool) -> None:
@@ -631,6 +631,9 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="last line is JSON")] = False,
 ) -> None:
     """Random full-game playouts: games/s and decisions/s (player decisions, not draws)."""
+    from kerala import engineform
+
+    print(f"engine: {engineform.describe()}")
     r = bench_playouts(players, seconds, seed)
     gps = r["games"] / r["seconds"]
     dps = r["decisions"] / r["seconds"]
@@ -640,7 +643,14 @@ def bench(
     print(f"{gps:,.1f} games/s, {dps:,.0f} decisions/s")
     if as_json:
         print(
-            json.dumps({"games": r["games"], "decisions": r["decisions"], "seconds": r["seconds"]})
+            json.dumps(
+                {
+                    "games": r["games"],
+                    "decisions": r["decisions"],
+                    "seconds": r["seconds"],
+                    "engine": engineform.FORM,
+                }
+            )
         )
 
 

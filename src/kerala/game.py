@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from kerala.actions import (
     Decision,
@@ -92,39 +92,17 @@ _F = TypeVar("_F", MoveElephant, MoveStack)
 # afterwards: the caches below are keyed by everything a decision depends on.
 
 
-# A fresh process builds thousands of decisions while the caches fill. These builders fill
-# the slots of the frozen decision classes directly: the same values as ``Place(...)`` and
-# friends (which validate nothing on construction), at about half the cost of the dataclass
-# ``__init__``, whose every field goes through ``object.__setattr__``.
-_new = object.__new__
-_PLACE_SLOTS: Final = tuple(
-    getattr(Place, f).__set__ for f in ("seat", "take", "to", "from_", "arch")
-)
-
-
 def _place(
     seat: int, t: TileType, to: tuple[int, int], frm: tuple[int, int], arch: str | None
 ) -> Place:
-    s0, s1, s2, s3, s4 = _PLACE_SLOTS
-    d: Place = _new(Place)
-    s0(d, seat)
-    s1(d, t)
-    s2(d, to)
-    s3(d, frm)
-    s4(d, arch)
-    return d
+    return Place(seat=seat, take=t, to=to, from_=frm, arch=arch)
 
 
 def _follow_up_builder(cls: type[_F]) -> Callable[[int, tuple[int, int], tuple[int, int]], _F]:
     """A builder for an SP1 or SP2 follow-up class (fields seat, from_, to)."""
-    s0, s1, s2 = (getattr(cls, f).__set__ for f in ("seat", "from_", "to"))
 
     def build(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> _F:
-        d: _F = _new(cls)
-        s0(d, seat)
-        s1(d, frm)
-        s2(d, to)
-        return d
+        return cls(seat=seat, from_=frm, to=to)
 
     return build
 
@@ -325,31 +303,36 @@ class Outcome:
     winners: tuple[int, ...]
 
 
+#: The fields of a :class:`GameState` (its ``__slots__``), named once for both builds: a class
+#: compiled by mypyc has no ``__slots__`` to read.
+_STATE_FIELDS: Final = (
+    "_bag",
+    "_pool",
+    "_removed",
+    "_rng",
+    "colors",
+    "display",
+    "grounds",
+    "log",
+    "n",
+    "pending",
+    "phase",
+    "removal",
+    "removal_known",
+    "round",
+    "tileset",
+    "to_remove",
+    "turn",
+)
+
+
 class GameState:
     """The whole state of one game, hidden information included. See the module docstring."""
 
     # The hidden part (bag order, the pool of the removal, the removed tiles, the RNG of the
     # chance nodes) is private: read through the properties below, changed only by the
     # engine's own methods (apply, advance_chance, redrawn, use_rng).
-    __slots__ = (
-        "_bag",
-        "_pool",
-        "_removed",
-        "_rng",
-        "colors",
-        "display",
-        "grounds",
-        "log",
-        "n",
-        "pending",
-        "phase",
-        "removal",
-        "removal_known",
-        "round",
-        "tileset",
-        "to_remove",
-        "turn",
-    )
+    __slots__ = _STATE_FIELDS
 
     tileset: TileSet
     colors: tuple[str, ...]
@@ -567,7 +550,11 @@ class GameState:
             return follow_up_decisions(g, seat, self.pending or MOVE_TILE)
         return []
 
-    def is_legal(self, d: Decision) -> bool:
+    # Decisions from outside are typed ``object`` here: the compiled build checks annotated
+    # types at call time, and anything that is not a decision must get the rules' refusal
+    # (IllegalDecisionError), not a TypeError.
+
+    def is_legal(self, d: object) -> bool:
         try:
             self._check(d)
         except IllegalDecisionError:
@@ -585,7 +572,7 @@ class GameState:
             raise IllegalDecisionError("a tile must be drawn first", "G1")
         return (self.round + self.turn) % self.n
 
-    def _check(self, d: Decision) -> None:
+    def _check(self, d: object) -> None:
         """Raise :class:`IllegalDecisionError` unless ``d`` is legal now. Changes nothing."""
         phase = self.phase
         seat = self._seat_to_decide()
@@ -678,10 +665,10 @@ class GameState:
                 "SP2",
             )
 
-    def apply(self, d: Decision) -> None:
+    def apply(self, d: object) -> None:
         """Apply a decision after checking it; an illegal one raises and changes nothing."""
         self._check(d)
-        self.apply_unchecked(d)
+        self.apply_unchecked(cast(Decision, d))
 
     def apply_unchecked(self, d: Decision) -> None:
         """Apply a decision known to be legal (one from :meth:`legal_decisions`)."""
@@ -861,7 +848,7 @@ class GameState:
         if not decisions:
             raise IndexError("no decision to undo: the game has none yet")
         back = self.after(len(decisions) - 1)
-        for name in GameState.__slots__:
+        for name in _STATE_FIELDS:
             if name != "_rng":
                 setattr(self, name, getattr(back, name))
         return decisions[-1]

@@ -155,20 +155,23 @@ GAME_TILE_TYPES: Final[tuple[TileType, ...]] = tuple(t for t in ALL_TILE_TYPES i
 START_TILES: Final[dict[Color, TileType]] = {c: TILE_TYPES[f"{c}:{START}"] for c in COLORS}
 
 
-def tile(name: str) -> TileType:
-    """The tile type named ``"<color>:<kind>"``; raises :class:`TileSetError` if unknown."""
-    try:
-        return TILE_TYPES[name]
-    except (KeyError, TypeError):
-        raise TileSetError(f"unknown tile type {name!r}") from None
+def tile(name: object) -> TileType:
+    """The tile type named ``"<color>:<kind>"``; raises :class:`TileSetError` if unknown.
+
+    Typed ``object``: a name read from outside gets this refusal whatever its type, in the
+    compiled build too (which checks annotated types at the call)."""
+    found = TILE_TYPES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise TileSetError(f"unknown tile type {name!r}")
+    return found
 
 
 _BY_CODE: Final[dict[str, TileType]] = {t.code: t for t in ALL_TILE_TYPES}
 
 
-def tile_from_code(code: str) -> TileType:
+def tile_from_code(code: object) -> TileType:
     """The tile type of a short code (``"G2"``, ``"Rak"``); raises :class:`TileSetError`."""
-    t = _BY_CODE.get(code)
+    t = _BY_CODE.get(code) if isinstance(code, str) else None
     if t is None:
         raise TileSetError(
             f"unknown tile code {code!r}: a color letter B K G R P, then 1 2 3 s E T, "

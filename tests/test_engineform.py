@@ -1,0 +1,74 @@
+"""The engine's two forms: ``KERALA_ENGINE`` is validated, and the pure form is what runs where
+no current compiled build lies beside the sources (docs/engine.md, "Two builds")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kerala import engineform
+from kerala.engineform import EngineFormError, choose
+
+
+def test_pure_is_chosen_when_asked() -> None:
+    assert choose({"KERALA_ENGINE": "pure"}) == ("pure", "KERALA_ENGINE=pure")
+
+
+@pytest.mark.parametrize("value", ["fast", "mypyc", "1"])
+def test_an_unknown_form_is_refused_naming_the_variable(value: str) -> None:
+    with pytest.raises(EngineFormError, match=f"KERALA_ENGINE='{value}' is not a form"):
+        choose({"KERALA_ENGINE": value})
+
+
+def test_auto_runs_pure_and_says_why_when_no_current_build_is_there() -> None:
+    why = engineform.compiled_status()
+    form, reason = choose({})
+    if why is None:
+        assert (form, reason) == ("compiled", "compiled with mypyc")
+    else:
+        assert (form, reason) == ("pure", why)
+
+
+def _import_kerala(value: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KERALA_ENGINE": value}
+    return subprocess.run(
+        [sys.executable, "-c", "import kerala; print(kerala.engineform.describe())"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_a_bad_value_stops_the_import_with_one_line_and_no_traceback() -> None:
+    p = _import_kerala("turbo")
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "kerala: KERALA_ENGINE='turbo' is not a form of the engine: use auto, pure or compiled"
+    ]
+
+
+def test_asking_for_a_compiled_form_that_is_not_current_is_refused_in_one_line() -> None:
+    why = engineform.compiled_status()
+    p = _import_kerala("compiled")
+    if why is None:  # a current build lies beside the sources: it runs
+        assert p.returncode == 0 and p.stdout.strip() == "compiled (mypyc)"
+    else:
+        assert p.returncode == 1 and "Traceback" not in p.stderr
+        assert p.stderr.strip() == f"kerala: KERALA_ENGINE=compiled, but {why}: run make compiled"
+
+
+def test_the_pure_form_loads_the_engine_from_its_sources() -> None:
+    p = _import_kerala("pure")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "pure Python (KERALA_ENGINE=pure)"
+    code = "import kerala.game as g, kerala.grounds as r; print(g.__file__, r.__file__)"
+    env = {**os.environ, "KERALA_ENGINE": "pure"}
+    files = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    ).stdout.split()
+    assert files and all(f.endswith(".py") for f in files)
