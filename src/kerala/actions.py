@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from kerala.errors import KeralaError, TileSetError, shown_as_json
 from kerala.grounds import LIMIT
+from kerala.pickled import Reduced, reduced
 from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType, tile_from_code
 
 Cell = tuple[int, int]
@@ -55,6 +56,9 @@ class Pass:
 
     def __str__(self) -> str:
         return "pass"
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,6 +86,9 @@ class Place:
         edge = f" {self.arch}" if self.arch is not None else ""
         return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
 
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveElephant:
@@ -96,6 +103,9 @@ class MoveElephant:
 
     def __str__(self) -> str:
         return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +122,9 @@ class MoveStack:
     def __str__(self) -> str:
         return f"stack {_xy(self.from_)}>{_xy(self.to)}"
 
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
+
 
 @dataclass(frozen=True, slots=True)
 class FollowUpSkip:
@@ -124,6 +137,9 @@ class FollowUpSkip:
 
     def __str__(self) -> str:
         return "skip"
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 Decision = Pass | Place | MoveElephant | MoveStack | FollowUpSkip

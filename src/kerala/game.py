@@ -59,6 +59,7 @@ from kerala.grounds import (
     sp2_move_makes_hole,
     sp2_plan,
 )
+from kerala.pickled import Reduced, reduced
 from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
@@ -301,6 +302,9 @@ class Outcome:
     totals: tuple[int, ...]
     ranks: tuple[int, ...]
     winners: tuple[int, ...]
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 #: The fields of a :class:`GameState` (its ``__slots__``), named once for both builds: a class
@@ -706,11 +710,17 @@ class GameState:
         if with_rng and self._rng is not None:
             rng = random.Random()
             rng.setstate(self._rng.getstate())
-        return GameState(
-            self.colors,
-            self.tileset,
-            self.removal,
-            self.to_remove,
+        args, kwargs = self._made_of(rng)
+        return GameState(*args, **kwargs)
+
+    def __reduce__(self) -> Reduced:
+        # Pickled as its constructor's arguments, its RNG included (kerala.pickled says why).
+        return _state_rebuilt, self._made_of(self._rng)
+
+    def _made_of(self, rng: random.Random | None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The constructor's arguments that make this state again, with ``rng``."""
+        args = (self.colors, self.tileset, self.removal, self.to_remove)
+        return args, dict(
             removed=self._removed,
             removal_known=self.removal_known,
             pool=self._pool,
@@ -944,6 +954,10 @@ class GameState:
             f"<GameState {self.n} players, round {self.round}, turn {self.turn}, "
             f"phase {self.phase.name}, bag {len(self._bag)}>"
         )
+
+
+def _state_rebuilt(args: tuple[Any, ...], kwargs: dict[str, Any]) -> GameState:
+    return GameState(*args, **kwargs)
 
 
 def new_game(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from kerala.pickled import Reduced
 from kerala.tiles import EDGE_DELTA, START_TILES, Color, Edge, TileType
 
 Cell = tuple[int, int]
@@ -476,6 +477,10 @@ class Grounds:
     def copy(self) -> Grounds:
         # Stacks are tuples, so a shallow copy of the dict is a full copy.
         return Grounds(self.color, dict(self.stacks), list(self.elephants), self.passes)
+
+    def __reduce__(self) -> Reduced:
+        # Pickled as its constructor's arguments: both builds rebuild it so (kerala.pickled).
+        return Grounds, (self.color, self.stacks, self.elephants, self.passes)
 
     # -- queries in public coordinates -------------------------------------------------
 

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from kerala.actions import Decision, decision_from_json
 from kerala.grounds import Grounds, Stack
+from kerala.pickled import Reduced, reduced
 from kerala.scoring import score_grounds
 from kerala.tiles import ARROW, COLOR_LETTER, KIND_CHAR, TILE_TYPES, TileType
 from kerala.vocabulary import PhaseName, Removal, Special
@@ -60,6 +61,9 @@ class GroundsView:
 
     def __str__(self) -> str:
         return grounds_text(self)
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 @dataclass(frozen=True, repr=False)
@@ -140,6 +144,9 @@ class PlayerView:
             lines.append(f"seat {seat} {g.color}: {2 - g.passes} elephants standing{score}")
             lines.append(grounds_text(g))
         return "\n".join(lines)
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 # -- drawing ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from kerala.errors import IllegalRemovalError
 from kerala.grounds import EDGE_KEY_DELTA, STRIDE, Grounds, cell, key
+from kerala.pickled import Reduced, reduced
 from kerala.tiles import COLORS
 
 Cell = tuple[int, int]
@@ -66,6 +67,9 @@ class ScoreBreakdown:
             symbols=d["symbols"],
             removed_cells=tuple((c[0], c[1]) for c in d.get("removed_cells", [])),
         )
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 class Area:

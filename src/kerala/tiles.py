@@ -32,6 +32,7 @@ from importlib import resources
 from typing import Any, Final
 
 from kerala.errors import TileSetError
+from kerala.pickled import Reduced, reduced
 from kerala.vocabulary import SPECIAL_OF, Special
 
 Color = str
@@ -274,6 +275,9 @@ class TileSet:
                 raise TileSetError(f"tile set {name!r}: no count for {t.name}")
         ordered = {t: counts[t] for t in GAME_TILE_TYPES}
         return cls(name=name, counts=ordered)
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 def _count(set_name: str, type_name: str, n: object) -> int:
