@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test test-fast browser lint lint-js typecheck bench yardstick clean lock
+.PHONY: setup compiled play test test-fast browser lint lint-js typecheck bench yardstick clean lock
 
 # requirements.lock pins every dependency of `.[all,dev]` to the versions the tests passed with
 # (`make lock` writes it anew from pyproject.toml; CI and `make play` install from it).
@@ -17,7 +17,15 @@ $(STAMP): pyproject.toml requirements.lock
 
 setup: $(STAMP)
 
-play: $(STAMP)
+# The engine's compiled build (docs/engine.md, "Two builds"): mypyc compiles the engine where
+# this machine has a C compiler and Python's headers, and only when its sources changed; else
+# it says why the engine runs as pure Python. The build never runs a stale compiled engine.
+# (KERALA_ENGINE=pure here: a stale build must not stop the command that renews it.)
+compiled: $(STAMP)
+	@KERALA_ENGINE=pure $(BIN)/kerala engine build
+	@$(BIN)/kerala engine status | tail -n 1
+
+play: $(STAMP) compiled
 	$(BIN)/kerala serve
 
 lint: $(STAMP)
@@ -65,8 +73,15 @@ browser: $(STAMP)
 		echo "using Playwright's Chromium for the browser tests"; \
 	else echo "$(CHROMIUM_HELP)" >&2; exit 1; fi
 
-test: $(STAMP) browser lint typecheck lint-js
-	$(BIN)/pytest
+# The whole suite runs once for each build: the compiled engine where `make compiled` built
+# it, then the pure Python engine.
+test: $(STAMP) browser lint typecheck lint-js compiled
+	@if $(BIN)/kerala engine status --check >/dev/null; then \
+		echo "== the whole suite, compiled engine"; \
+		KERALA_ENGINE=compiled $(BIN)/pytest || exit 1; \
+	fi
+	@echo "== the whole suite, pure Python engine"
+	KERALA_ENGINE=pure $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/kerala bench --players 2 --seconds 5
@@ -84,3 +99,4 @@ lock:
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -f src/kerala/*.so src/*.so src/kerala/_compiled.json

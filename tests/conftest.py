@@ -72,3 +72,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         for tier in tiers_of(rel, item.name):
             item.add_marker(tier)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which build of the engine the suite runs (docs/engine.md, "Two builds")."""
+    from kerala import engineform
+
+    return f"kerala engine: {engineform.describe()}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,34 @@ def test_the_pure_form_loads_the_engine_from_its_sources() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     ).stdout.split()
     assert files and all(f.endswith(".py") for f in files)
+
+
+def _kerala(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kerala", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+
+
+def test_engine_status_names_the_form_and_check_fails_without_a_current_build() -> None:
+    why = engineform.compiled_status()
+    p = _kerala("engine", "status", "--check", KERALA_ENGINE="pure")
+    assert p.stdout.splitlines() == [
+        "compiled form: " + ("built and current" if why is None else why),
+        "engine: pure Python (KERALA_ENGINE=pure)",
+    ]
+    assert p.returncode == (0 if why is None else 1)
+
+
+def test_engine_build_without_a_compiler_says_why_and_leaves_the_build_alone(
+    tmp_path: Path,
+) -> None:
+    before = engineform.compiled_status()
+    env = {"PATH": str(tmp_path), "CC": "no-such-cc", "KERALA_ENGINE": "pure"}
+    p = _kerala("engine", "build", "--force", **env)
+    assert p.returncode == 0 and "Traceback" not in p.stderr
+    assert "no C compiler (cc or gcc) is installed" in p.stdout
+    assert engineform.compiled_status() == before

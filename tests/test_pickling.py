@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from enginelib import random_line, snapshot
 from kerala.actions import FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.tiles import COLORS, load_tileset, tile
-from tests.enginelib import random_line, snapshot
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -44,4 +44,3 @@ def test_a_state_pickled_mid_game_plays_on_identically(seats: int) -> None:
 def test_frozen_values_round_trip_through_pickle_and_copy(value: Any) -> None:
     assert pickle.loads(pickle.dumps(value)) == value
     assert copy.copy(value) == value and copy.deepcopy(value) == value
-

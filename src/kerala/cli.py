@@ -155,6 +155,13 @@ record_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(record_app, name="record")
+engine_app = typer.Typer(
+    help="The engine's two builds, pure Python and compiled (docs/engine.md, Two builds).",
+    no_args_is_help=True,
+    cls=KeralaGroup,
+    rich_markup_mode=None,
+)
+app.add_typer(engine_app, name="engine")
 
 
 def version_text() -> str:
@@ -654,6 +661,53 @@ def bench(
         )
 
 
+# -- engine ------------------------------------------------------------------------------
+
+
+@engine_app.command("status")
+def engine_status(
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="exit 1 unless the compiled form is built and current"),
+    ] = False,
+) -> None:
+    """Say whether the compiled form is built and current, and which form this process runs."""
+    from kerala import engineform
+
+    why = engineform.compiled_status()
+    print("compiled form: " + ("built and current" if why is None else why))
+    print(f"engine: {engineform.describe()}")
+    if check and why is not None:
+        raise typer.Exit(1)
+
+
+@engine_app.command("build")
+def engine_build(
+    force: Annotated[bool, typer.Option("--force", help="build even when it is current")] = False,
+) -> None:
+    """Compile the engine with mypyc where this machine can; otherwise say why it stays pure.
+
+    Fails only when the compiler itself fails: a machine without one runs the pure form."""
+    from kerala import engineform
+
+    why = engineform.compiled_status()
+    if why is None and not force:
+        print("the compiled engine is built and current")
+        return
+    cannot = engineform.unavailable()
+    if cannot is not None:
+        if why is None:
+            print(f"the compiled engine is built and current; it cannot be built again: {cannot}")
+        else:
+            print(f"the engine runs as pure Python ({why}): {cannot} to compile it")
+        return
+    try:
+        print(engineform.build())
+    except engineform.EngineFormError as e:
+        print_error(str(e))
+        raise typer.Exit(1) from None
+
+
 # -- optional parts ----------------------------------------------------------------------
 
 #: Parts that add commands by a ``register(app)`` function; a part not installed is left out.
@@ -675,7 +729,7 @@ def _register_optional() -> None:
             raise
         mod.register(app)
     # One help style for every command, whoever added it.
-    for typer_app in (app, record_app):
+    for typer_app in (app, record_app, engine_app):
         for info in typer_app.registered_commands:
             if info.cls is None or info.cls is TyperCommand:
                 info.cls = KeralaCommand

@@ -1,8 +1,8 @@
 """Which form of the engine runs: compiled by mypyc, or the pure Python source.
 
 The engine's modules (:data:`ENGINE_MODULES`) are one source with two builds (docs/engine.md,
-"Two builds"). ``make compiled`` (run by ``make play`` and ``make test``) compiles them with
-mypyc into extension modules beside their sources and writes a manifest
+"Two builds"). ``kerala engine build`` (run by ``make play`` and ``make test``) compiles them
+with mypyc into extension modules beside their sources and writes a manifest
 (``kerala/_compiled.json``) with the SHA-256 of each source it compiled. At the first
 ``import kerala`` this module decides, once for the process:
 
@@ -16,7 +16,7 @@ mypyc into extension modules beside their sources and writes a manifest
 ``compiled`` (which refuses to start, in one line, unless the compiled form is built and
 current). :data:`FORM` says which form runs; ``kerala --version`` and ``kerala bench`` print it.
 
-``make compiled`` calls :func:`main` with ``build``; with ``status`` it says what is built.
+``kerala engine build`` calls :func:`build` where :func:`unavailable` finds what it needs.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import sysconfig
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -152,21 +154,31 @@ def describe() -> str:
 # -- building ----------------------------------------------------------------------------------
 
 
+def unavailable() -> str | None:
+    """Why the compiled form cannot be built on this machine, or ``None`` when it can."""
+    import importlib.util as util
+
+    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
+        return "no C compiler (cc or gcc) is installed"
+    for module in ("mypyc", "setuptools"):
+        if util.find_spec(module) is None:
+            return f"{module} is not installed"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "Python's C headers (Python.h) are not installed"
+    return None
+
+
 def build(source_root: Path | None = None) -> str:
     """Compile the engine with mypyc in a scratch folder, then put the extensions beside their
     sources and write the manifest; returns a line saying what was built. Raises
     :class:`EngineFormError` (with the compiler's last lines) when it cannot."""
-    import shutil
     import subprocess
     import tempfile
 
     root = _PACKAGE_DIR.parent if source_root is None else source_root
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        raise EngineFormError("no C compiler (cc or gcc) found: the engine stays pure Python")
-    try:
-        import mypyc  # noqa: F401  # only asks whether it is installed
-    except ImportError:
-        raise EngineFormError("mypyc is not installed: the engine stays pure Python") from None
+    cannot = unavailable()
+    if cannot is not None:
+        raise EngineFormError(cannot)
     sources = {m: source_digest(m) for m in ENGINE_MODULES}
     with tempfile.TemporaryDirectory(prefix="kerala-mypyc-") as tmp:
         work = Path(tmp)
@@ -216,23 +228,3 @@ def _compiled_files(package: Path) -> list[Path]:
         for f in package.glob(f"{m}.*")
         if any(f.name.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
     ]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``build`` compiles; ``status`` says what is built and which form runs."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args == ["build"]:
-        try:
-            print(build())
-        except EngineFormError as e:
-            print(f"kerala: {e}", file=sys.stderr)
-            print("kerala: the engine runs as pure Python", file=sys.stderr)
-            return 1
-        return 0
-    if args in ([], ["status"]):
-        why = compiled_status()
-        print("compiled form: " + ("built and current" if why is None else why))
-        print(f"this process: {describe()}")
-        return 0
-    print("usage: main(['build']) or main(['status'])", file=sys.stderr)
-    return 2
