@@ -99,4 +99,4 @@ lock:
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
-	rm -f src/kerala/*.so src/*.so src/kerala/_compiled.json
+	rm -f src/kerala/*.so src/kerala/*/*.so src/*.so src/kerala/_compiled.json

@@ -162,8 +162,14 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name:32s} {a:12,.0f} {b:12,.0f} {b / a:6.2f}×", flush=True)
         print(json.dumps(figs))
     if args.match:
+        points: list[float] = []
         with ProcessPoolExecutor(args.jobs) as pool:
-            points = list(pool.map(match_game, range(args.match), [args.bot] * args.match))
+            for game, got in enumerate(
+                pool.map(match_game, range(args.match), [args.bot] * args.match)
+            ):
+                points.append(got)
+                print(f"game {game + 1}: compiled scores {got:g}, {sum(points):g} of {len(points)}",
+                      flush=True)  # fmt: skip
         lo, hi = wilson(sum(points), len(points))
         print(
             f"{args.bot}, compiled against pure, {len(points)} games, seats swapped: compiled "

@@ -37,8 +37,9 @@ from typing import Final, Literal
 
 Form = Literal["compiled", "pure"]
 
-#: The modules compiled, under ``kerala``: the engine and what its hot paths call. Not
-#: ``errors``: its exceptions are subclassed outside the engine, which compiled classes refuse.
+#: The modules compiled, under ``kerala``: the engine, and the bots' evaluation (the inner loop
+#: of every search, where compiling pays most). Not ``errors``: its exceptions are subclassed
+#: outside the engine, which compiled classes refuse.
 ENGINE_MODULES: Final = (
     "actions",
     "game",
@@ -47,6 +48,7 @@ ENGINE_MODULES: Final = (
     "scoring",
     "tiles",
     "vocabulary",
+    "bots.evaluation",
 )
 #: The environment variable that picks the form.
 ENV: Final = "KERALA_ENGINE"
@@ -59,18 +61,23 @@ MANIFEST: Final = _PACKAGE_DIR / "_compiled.json"
 _NAMES: Final = frozenset(f"kerala.{m}" for m in ENGINE_MODULES)
 
 
+def _stem(module: str) -> str:
+    """``"bots.evaluation"`` -> ``"bots/evaluation"``: a module's path under ``kerala``, bare."""
+    return module.replace(".", "/")
+
+
 class EngineFormError(RuntimeError):
     """``KERALA_ENGINE`` names a form that cannot run (a bad value, or no current build)."""
 
 
 def source_digest(module: str) -> str:
     """The SHA-256 of engine module ``module``'s source (``"game"`` for ``kerala/game.py``)."""
-    return hashlib.sha256((_PACKAGE_DIR / f"{module}.py").read_bytes()).hexdigest()
+    return hashlib.sha256((_PACKAGE_DIR / f"{_stem(module)}.py").read_bytes()).hexdigest()
 
 
 def _extension(module: str) -> Path | None:
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        p = _PACKAGE_DIR / f"{module}{suffix}"
+        p = _PACKAGE_DIR / f"{_stem(module)}{suffix}"
         if p.exists():
             return p
     return None
@@ -89,9 +96,9 @@ def compiled_status() -> str | None:
         return f"{MANIFEST.name} holds no source digests"
     for m in ENGINE_MODULES:
         if _extension(m) is None:
-            return f"kerala/{m} has no compiled extension"
+            return f"kerala/{_stem(m)} has no compiled extension"
         if digests.get(m) != source_digest(m):
-            return f"kerala/{m}.py changed after it was compiled"
+            return f"kerala/{_stem(m)}.py changed after it was compiled"
     return None
 
 
@@ -107,7 +114,7 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         if fullname not in _NAMES:
             return None
         return importlib.util.spec_from_file_location(
-            fullname, _PACKAGE_DIR / f"{fullname.rpartition('.')[2]}.py"
+            fullname, _PACKAGE_DIR / f"{_stem(fullname.removeprefix('kerala.'))}.py"
         )
 
 
@@ -188,7 +195,7 @@ def build(source_root: Path | None = None) -> str:
             ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "_compiled.json"),
         )
         setup = work / "setup.py"
-        paths = [f"kerala/{m}.py" for m in ENGINE_MODULES]
+        paths = [f"kerala/{_stem(m)}.py" for m in ENGINE_MODULES]
         setup.write_text(
             "from setuptools import setup\n"
             "from mypyc.build import mypycify\n"
@@ -210,9 +217,10 @@ def build(source_root: Path | None = None) -> str:
         for f in work.glob(f"{GROUP}__mypyc.*"):
             shutil.copy2(f, root / f.name)
         for m in ENGINE_MODULES:
-            for f in (work / "kerala").glob(f"{m}.*"):
+            built = work / "kerala" / _stem(m)
+            for f in built.parent.glob(f"{built.name}.*"):
                 if f.suffix != ".py":
-                    shutil.copy2(f, root / "kerala" / f.name)
+                    shutil.copy2(f, root / "kerala" / f.relative_to(work / "kerala"))
     import mypy.version
 
     MANIFEST.write_text(
@@ -225,6 +233,6 @@ def _compiled_files(package: Path) -> list[Path]:
     return [
         f
         for m in ENGINE_MODULES
-        for f in package.glob(f"{m}.*")
+        for f in package.glob(f"{_stem(m)}.*")
         if any(f.name.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
     ]

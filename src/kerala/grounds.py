@@ -58,6 +58,19 @@ def cell(k: CellKey) -> Cell:
     return c
 
 
+_NEIGHBOUR_CACHE: dict[CellKey, tuple[CellKey, CellKey, CellKey, CellKey]] = {}
+
+
+def neighbour_keys(k: CellKey) -> tuple[CellKey, CellKey, CellKey, CellKey]:
+    """The keys of the 4 cells beside key ``k`` (N, E, S, W), made once per key: a flood fill
+    reads them as ready objects instead of building 4 ints and a tuple at every cell (which
+    the compiled build allocates too: keys are too large for Python's small-int cache)."""
+    ns = _NEIGHBOUR_CACHE.get(k)
+    if ns is None:
+        ns = _NEIGHBOUR_CACHE[k] = (k - 1, k + _STRIDE, k + 1, k - _STRIDE)
+    return ns
+
+
 #: The 8 cells around a cell, as key offsets, in the order N, NE, E, SE, S, SW, W, NW: bit ``i``
 #: of an *8-neighbourhood mask* says whether ring cell ``i`` holds a stack.
 RING: Final[tuple[int, ...]] = (

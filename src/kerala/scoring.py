@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from kerala.errors import IllegalRemovalError
-from kerala.grounds import EDGE_KEY_DELTA, STRIDE, Grounds, cell, key
+from kerala.grounds import EDGE_KEY_DELTA, Grounds, cell, key, neighbour_keys
 from kerala.pickled import Reduced, reduced
 from kerala.tiles import COLORS
 
@@ -95,8 +95,6 @@ def color_areas(
     ``ordered=False`` numbers them in the order the stacks were laid instead, which skips a sort:
     for the bots' evaluation, which needs the areas and not the scoring's tie-break.
     """
-    stride = STRIDE  # a local name is read faster in the loop below
-
     stacks = g.stacks
     by_color: dict[str, set[int]] = {}
     for k, s in stacks.items():
@@ -133,7 +131,7 @@ def color_areas(
             symbols += top[0].symbols
             if top[1] is not None:
                 arches.append(k)
-            for n in (k - 1, k + stride, k + 1, k - stride):
+            for n in neighbour_keys(k):
                 if n in left:
                     left.discard(n)
                     area_of[n] = index
