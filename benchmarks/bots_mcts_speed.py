@@ -1,5 +1,7 @@
 """``mcts`` speed benchmark (issue 5): iterations per second at a mid-game 2-player position.
 
+``--bot expert`` measures the ``expert`` search instead (its samples, issue 16).
+
 The position: a 2-player game (seed ``--seed``) played by two ``greedy`` bots up to round
 ``--round`` (of 40), at the first player's placement. The search runs ``--repeat`` times for
 ``--seconds`` CPU seconds each on one core; the median iterations per CPU second is printed
@@ -16,6 +18,7 @@ import statistics
 import time
 
 from kerala.bots import make_bot
+from kerala.bots.expert import ExpertBot
 from kerala.bots.mcts import MCTSBot
 from kerala.game import GameState, Phase, new_game
 
@@ -39,6 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="last line is JSON")
+    ap.add_argument("--bot", choices=["mcts", "expert"], default="mcts", help="whose search")
     args = ap.parse_args(argv)
     s = midgame(args.seed, args.round)
     seat = s.current_player
@@ -47,7 +51,8 @@ def main(argv: list[str] | None = None) -> None:
     wall_rates = []
     for i in range(args.repeat):
         # Budget in CPU seconds: on a busy machine wall-clock rates measure the machine.
-        bot = MCTSBot(i, time_budget=args.seconds, cpu_clock=True)
+        kind = ExpertBot if args.bot == "expert" else MCTSBot
+        bot = kind(i, time_budget=args.seconds, cpu_clock=True)
         t = time.perf_counter()
         c = time.process_time()
         bot.search(view, legal)

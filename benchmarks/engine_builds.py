@@ -3,8 +3,10 @@
 Each figure is measured in a fresh process per build (``KERALA_ENGINE=pure`` and
 ``=compiled``), one after the other, so both share the machine's state:
 
-- ``kerala bench --players 2`` and ``--players 4``: random playouts, decisions/s;
-- ``benchmarks/bots_mcts_speed.py``: ``mcts`` iterations per CPU second at a mid-game position;
+- ``kerala bench --players 2`` and ``--players 4``'s random playouts, decisions per CPU second;
+- ``benchmarks/bots_mcts_speed.py``: ``mcts`` and ``expert`` iterations per CPU second at a
+  mid-game position;
+- ``greedy`` against ``greedy``: a tournament's games per CPU second;
 - ``benchmarks/envs_bench.py --only pettingzoo openspiel-rl``: environment steps per CPU second;
 - with ``--match N``: N 2-player games of ``--bot`` (``mcts:time=0.25:clock=cpu``), one seat
   compiled and one pure (each in its own process), seats swapped every other game; the compiled
@@ -47,28 +49,49 @@ def _run(form: str, argv: list[str]) -> str:
     return p.stdout
 
 
+#: Child programs timing their own loop in CPU seconds (a busy machine moves wall-clock figures
+#: more than the code does): random playouts as ``kerala bench`` plays them, and greedy games.
+_PLAYOUTS = """
+import json, sys, time
+from kerala.cli import bench_playouts
+players, seconds = int(sys.argv[1]), float(sys.argv[2])
+c = time.process_time()
+r = bench_playouts(players, seconds)
+print(json.dumps(r["decisions"] / (time.process_time() - c)))
+"""
+_GREEDY = """
+import json, sys, time
+from kerala.bots import make_bot
+from kerala.bots.match import play_game
+seconds = float(sys.argv[1])
+c = time.process_time()
+games = 0
+while time.process_time() - c < seconds:
+    play_game([make_bot("greedy", seed=games), make_bot("greedy", seed=-games)], seed=games)
+    games += 1
+print(json.dumps(games / (time.process_time() - c)))
+"""
+
+
 def speed(seconds: float) -> dict[str, dict[str, float]]:
-    """Every speed figure for each build, measured build after build."""
+    """Every speed figure for each build, measured build after build, per CPU second."""
     out: dict[str, dict[str, float]] = {}
     for form in FORMS:
         fig: dict[str, float] = {}
         for players in (2, 4):
+            text = _run(form, [sys.executable, "-c", _PLAYOUTS, str(players), str(seconds)])
+            fig[f"bench {players}p decisions/CPU s"] = json.loads(text)
+        for bot in ("mcts", "expert"):
             text = _run(
                 form,
-                [str(BIN / "kerala"), "bench", "--players", str(players), "--seconds", str(seconds),
-                 "--json"],
+                [sys.executable, "benchmarks/bots_mcts_speed.py", "--bot", bot, "--seconds",
+                 str(min(seconds, 2.0)), "--repeat", "3", "--json"],
             )  # fmt: skip
-            r = json.loads(text.strip().splitlines()[-1])
-            assert r["engine"] == form, r
-            fig[f"bench {players}p decisions/s"] = r["decisions"] / r["seconds"]
-        text = _run(
-            form,
-            [sys.executable, "benchmarks/bots_mcts_speed.py", "--seconds", str(min(seconds, 2.0)),
-             "--repeat", "3", "--json"],
-        )  # fmt: skip
-        fig["mcts iterations/CPU s"] = json.loads(text.strip().splitlines()[-1])[
-            "iterations_per_cpu_second"
-        ]
+            fig[f"{bot} iterations/CPU s"] = json.loads(text.strip().splitlines()[-1])[
+                "iterations_per_cpu_second"
+            ]
+        text = _run(form, [sys.executable, "-c", _GREEDY, str(seconds)])
+        fig["greedy games/CPU s"] = json.loads(text)
         text = _run(
             form,
             [sys.executable, "benchmarks/envs_bench.py", "--seconds", str(seconds), "--only",
@@ -159,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{'figure':32s} {'pure':>12s} {'compiled':>12s} {'ratio':>7s}")
         for name in figs["pure"]:
             a, b = figs["pure"][name], figs["compiled"][name]
-            print(f"{name:32s} {a:12,.0f} {b:12,.0f} {b / a:6.2f}×", flush=True)
+            print(f"{name:32s} {a:12,.1f} {b:12,.1f} {b / a:6.2f}×", flush=True)
         print(json.dumps(figs))
     if args.match:
         points: list[float] = []
