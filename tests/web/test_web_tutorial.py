@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from clipping import READ, clipped
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize
 from webplay import MINE
 from webserver import Server, shot
 
@@ -208,3 +208,25 @@ def test_home_and_header_lead_to_the_tutorial(server: Server, page: Page) -> Non
     page.click('header nav a[data-nav="learn"]')
     page.wait_for_selector("#tutorial-start")
     assert page.get_attribute('header nav a[data-nav="learn"]', "aria-current") == "page"
+
+
+def test_a_page_still_loading_never_mounts_over_the_page_asked_for_after_it(
+    server: Server, page: Page
+) -> None:
+    # The rules page's module is held back: the tutorial, asked for meanwhile, comes first.
+    held: list[Route] = []
+    page.route("**/static/js/rulespage.js*", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#learn-link")
+    with page.expect_request(lambda r: "rulespage.js" in r.url):
+        page.evaluate("location.hash = '#/rules'")
+    page.click('header nav a[data-nav="learn"]')
+    page.wait_for_selector("#tutorial-start")
+    assert len(held) == 1
+    held[0].continue_()
+    # Once the held module has run, the older route has had its turn: it must not mount.
+    page.evaluate("import('/static/js/rulespage.js').then(() => new Promise((r) => setTimeout(r)))")
+    assert page.get_attribute('header nav a[data-nav="learn"]', "aria-current") == "page"
+    assert page.get_attribute('header nav a[data-nav="rules"]', "aria-current") is None
+    assert page.evaluate("document.body.dataset.page") == "learn"
+    assert page.locator("#tutorial-start").count() == 1

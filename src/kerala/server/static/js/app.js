@@ -86,6 +86,9 @@ function adoptToken() {
 }
 
 let routed = null;
+// Each call of route() takes the next number; one that a newer call overtook while it waited
+// (a page's module still loading) stops instead of mounting its page over the newer one.
+let routing = 0;
 
 async function route() {
   // An invite link opened from this very page changes only the fragment: draw the seat anew.
@@ -93,6 +96,7 @@ async function route() {
   // hashchange and popstate both fire for one navigation: route once per address.
   if (routed === location.href) return;
   routed = location.href;
+  const mine = ++routing;
   if (cleanup) {
     cleanup();
     cleanup = null;
@@ -125,50 +129,62 @@ async function route() {
         routed = location.href;
       }
     }
-    if (routed !== location.href) return; // the address changed while asking
+    if (routed !== location.href || mine !== routing) return; // the address changed while asking
     const { mountGame } = await import("./game.js");
+    if (mine !== routing) return;
     cleanup = mountGame(main, { id: gameId, token, seat });
   } else if (page === "account") {
     nav = "account";
     const { mountAccount } = await import("./account.js");
+    if (mine !== routing) return;
     cleanup = mountAccount(main);
   } else if (page === "games") {
     nav = "games";
     const { mountMyGames } = await import("./mygames.js");
+    if (mine !== routing) return;
     cleanup = mountMyGames(main);
   } else if (page && page.startsWith("player/")) {
     nav = "games";
     const { mountProfile } = await import("./players.js");
+    if (mine !== routing) return;
     cleanup = mountProfile(main, decodeURIComponent(page.slice("player/".length)));
   } else if (page === "leaderboard") {
     nav = "games";
     const { mountLeaderboard } = await import("./players.js");
+    if (mine !== routing) return;
     cleanup = mountLeaderboard(main, hashParams.get("group"));
   } else if (page === "lobby") {
     const { mountLobby } = await import("./lobby.js");
+    if (mine !== routing) return;
     cleanup = mountLobby(main);
   } else if (page === "play") {
     nav = "home";
     const { mountQuickMatch } = await import("./quickmatch.js");
+    if (mine !== routing) return;
     cleanup = mountQuickMatch(main);
   } else if (page === "learn") {
     nav = "learn";
     const { mountTutorial } = await import("./tutorial.js");
+    if (mine !== routing) return;
     cleanup = mountTutorial(main, { step: hashParams.get("step") });
   } else if (page === "calc") {
     nav = "calc";
     const { mountCalc } = await import("./calc.js");
+    if (mine !== routing) return;
     cleanup = mountCalc(main);
   } else if (page === "rules") {
     nav = "rules";
     const { mountRules } = await import("./rulespage.js");
+    if (mine !== routing) return;
     cleanup = mountRules(main);
   } else if (page === "replay") {
     nav = "replay";
     const { mountReplay } = await import("./replay.js");
+    if (mine !== routing) return;
     cleanup = mountReplay(main, { game: hashParams.get("game") });
   } else {
     const { mountHome } = await import("./home.js");
+    if (mine !== routing) return;
     cleanup = mountHome(main);
   }
   for (const a of document.querySelectorAll("[data-nav]")) {
