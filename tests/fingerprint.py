@@ -9,11 +9,11 @@ script, it prints the document and, on stderr, the engine's form.
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from enginelib import play_random
 from kerala import engineform
 from kerala.actions import decision_from_json
 from kerala.bots import make_bot
@@ -45,14 +45,7 @@ def perft_lines() -> list[list[str]]:
 
 
 def seeded_game(seed: int, seats: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    s = new_game(list(COLORS[:seats]), seed=seed)
-    while not s.is_over():
-        if s.is_chance():
-            s.advance_chance()
-        else:
-            legal = s.legal_decisions()
-            s.apply(legal[rng.randrange(len(legal))])
+    s = play_random(seed, COLORS[:seats])
     return {
         "record": write_record(s, include_removed=True),
         "scores": [b.to_json() for b in s.scores()],
