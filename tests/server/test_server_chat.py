@@ -91,7 +91,7 @@ def test_bad_chat_is_refused_in_one_line_and_nothing_is_sent(make_client: AppFac
 
 
 def test_a_chat_flood_is_refused(make_client: AppFactory) -> None:
-    client = make_client(rate_chat="3/minute")
+    client = make_client(rate_chat="3/hour")
     created = create(client)
     gid, tokens = created["id"], tokens_of(created)
     with game_socket(client, gid, tokens[0]) as ada:
