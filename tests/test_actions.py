@@ -3,7 +3,6 @@ form of docs/notation.md), and malformed JSON decisions are refused with what wa
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -57,10 +56,38 @@ def test_decision_repr_is_code(d: Decision) -> None:
     assert eval(repr(d), namespace) == d
 
 
-def test_decisions_are_frozen() -> None:
-    d = Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0))
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        d.seat = 1  # type: ignore[misc]
+@pytest.mark.parametrize(
+    "d",
+    [
+        Pass(0),
+        Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0)),
+        MoveElephant(seat=0, from_=(0, 0), to=(1, 0)),
+        MoveStack(seat=0, from_=(0, 0), to=(1, 0)),
+        FollowUpSkip(0),
+    ],
+    ids=str,
+)
+def test_decisions_are_frozen(d: Decision) -> None:
+    """Every field refuses assignment and deletion, in either build (compiled, mypyc's
+    read-only attributes refuse; pure, kerala.frozen's refusal, a FrozenInstanceError)."""
+    before = d.to_json()
+    for name in d.FIELDS:
+        with pytest.raises(AttributeError):
+            setattr(d, name, 1)
+        with pytest.raises(AttributeError):
+            delattr(d, name)
+    assert d.to_json() == before
+
+
+def test_decisions_take_their_fields_as_their_constructor_says() -> None:
+    with pytest.raises(TypeError):
+        Place(0, tile("black:e3"), (1, 0), (0, 0))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        MoveStack(seat=0, from_=(0, 0))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Pass(seat=0, skip=True)  # type: ignore[call-arg]
+    assert Place(seat=0, take=tile("black:e3"), to=(1, 0), from_=(0, 0)).arch is None
+    assert Pass(seat=2) == Pass(2) != FollowUpSkip(2)
 
 
 def test_notation_md_turn_shapes() -> None:

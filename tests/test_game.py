@@ -1016,8 +1016,6 @@ def test_g4_special_on_the_last_turn_still_gets_its_follow_up() -> None:
 def test_decisions_from_the_engine_caches_are_ordinary_frozen_values() -> None:
     """The engine builds cached decisions by filling their slots directly: they must equal,
     hash and print like decisions built the ordinary way, and stay frozen."""
-    import dataclasses
-
     s = new_game(["blue", "red", "green"], seed=12)
     rng = random.Random(12)
     seen = 0
@@ -1028,9 +1026,9 @@ def test_decisions_from_the_engine_caches_are_ordinary_frozen_values() -> None:
         legal = s.legal_decisions()
         for d in legal:
             if isinstance(d, Place | MoveStack | MoveElephant):
-                same = type(d)(**{f.name: getattr(d, f.name) for f in dataclasses.fields(d)})
+                same = type(d)(**{name: getattr(d, name) for name in d.FIELDS})
                 assert d == same and hash(d) == hash(same) and repr(d) == repr(same)
-                with pytest.raises(dataclasses.FrozenInstanceError):
+                with pytest.raises(AttributeError):
                     d.seat = 4  # type: ignore[misc]
                 seen += 1
         s.apply(legal[rng.randrange(len(legal))])

@@ -1,4 +1,4 @@
-"""Decisions: frozen values whose JSON is the turn form of docs/notation.md.
+"""Decisions: frozen values (:mod:`kerala.frozen`) whose JSON is the turn form of docs/notation.md.
 
 A player's turn is a :class:`Pass` or a :class:`Place`. After placing a special tile the same
 player makes a follow-up decision: :class:`MoveElephant` (SP1), :class:`MoveStack` (SP2) or
@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from kerala.errors import KeralaError, TileSetError, shown_as_json
+from kerala.frozen import fields_repr, frozen, reduced_fields
 from kerala.grounds import LIMIT
-from kerala.pickled import Reduced, reduced
+from kerala.pickled import Reduced
 from kerala.tiles import EDGES, TILE_TYPES, Edge, TileType, tile_from_code
 
 Cell = tuple[int, int]
@@ -45,11 +45,41 @@ class DecisionSyntaxError(KeralaError):
     """A JSON object is not a well-formed decision (turn form of docs/notation.md)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class _Decision:
+    """What every decision shares: a frozen value (kerala.frozen) that equals, hashes and
+    prints like a dataclass of its ``FIELDS``."""
+
+    __slots__ = ()
+    #: The constructor's keywords, in order.
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __reduce__(self) -> Reduced:
+        return reduced_fields(self)
+
+
+class Pass(_Decision):
     """G3: lay an elephant down instead of taking a tile."""
 
-    seat: Seat
+    FIELDS = ("seat",)
+    __slots__ = FIELDS
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat: Final = seat
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat,)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "pass": True}
@@ -57,19 +87,24 @@ class Pass:
     def __str__(self) -> str:
         return "pass"
 
-    def __reduce__(self) -> Reduced:
-        return reduced(self)
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Place:
+class Place(_Decision):
     """P1–P6: take ``take`` from the display, put it on ``to``, move the elephant from ``from_``."""
 
-    seat: Seat
-    take: TileType
-    to: Cell
-    from_: Cell
-    arch: Edge | None = None
+    FIELDS = ("seat", "take", "to", "from_", "arch")
+    __slots__ = FIELDS
+
+    def __init__(
+        self, *, seat: Seat, take: TileType, to: Cell, from_: Cell, arch: Edge | None = None
+    ) -> None:
+        self.seat: Final = seat
+        self.take: Final = take
+        self.to: Final = to
+        self.from_: Final = from_
+        self.arch: Final = arch
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.take, self.to, self.from_, self.arch)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -86,17 +121,20 @@ class Place:
         edge = f" {self.arch}" if self.arch is not None else ""
         return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
 
-    def __reduce__(self) -> Reduced:
-        return reduced(self)
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoveElephant:
+class MoveElephant(_Decision):
     """SP1 follow-up: move the elephant on ``from_`` to the stack at ``to``."""
 
-    seat: Seat
-    from_: Cell
-    to: Cell
+    FIELDS = ("seat", "from_", "to")
+    __slots__ = FIELDS
+
+    def __init__(self, *, seat: Seat, from_: Cell, to: Cell) -> None:
+        self.seat: Final = seat
+        self.from_: Final = from_
+        self.to: Final = to
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.from_, self.to)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_elephant": {"from": list(self.from_), "to": list(self.to)}}
@@ -104,17 +142,20 @@ class MoveElephant:
     def __str__(self) -> str:
         return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
 
-    def __reduce__(self) -> Reduced:
-        return reduced(self)
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoveStack:
+class MoveStack(_Decision):
     """SP2 follow-up: move the whole stack on ``from_`` to the empty cell ``to``."""
 
-    seat: Seat
-    from_: Cell
-    to: Cell
+    FIELDS = ("seat", "from_", "to")
+    __slots__ = FIELDS
+
+    def __init__(self, *, seat: Seat, from_: Cell, to: Cell) -> None:
+        self.seat: Final = seat
+        self.from_: Final = from_
+        self.to: Final = to
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.from_, self.to)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_stack": {"from": list(self.from_), "to": list(self.to)}}
@@ -122,15 +163,18 @@ class MoveStack:
     def __str__(self) -> str:
         return f"stack {_xy(self.from_)}>{_xy(self.to)}"
 
-    def __reduce__(self) -> Reduced:
-        return reduced(self)
 
-
-@dataclass(frozen=True, slots=True)
-class FollowUpSkip:
+class FollowUpSkip(_Decision):
     """Decline the optional follow-up of a special tile (SP1, SP2)."""
 
-    seat: Seat
+    FIELDS = ("seat",)
+    __slots__ = FIELDS
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat: Final = seat
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat,)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "skip": True}
@@ -138,8 +182,9 @@ class FollowUpSkip:
     def __str__(self) -> str:
         return "skip"
 
-    def __reduce__(self) -> Reduced:
-        return reduced(self)
+
+for _cls in (Pass, Place, MoveElephant, MoveStack, FollowUpSkip):
+    frozen(_cls)
 
 
 Decision = Pass | Place | MoveElephant | MoveStack | FollowUpSkip

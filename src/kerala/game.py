@@ -99,13 +99,12 @@ def _place(
     return Place(seat=seat, take=t, to=to, from_=frm, arch=arch)
 
 
-def _follow_up_builder(cls: type[_F]) -> Callable[[int, tuple[int, int], tuple[int, int]], _F]:
-    """A builder for an SP1 or SP2 follow-up class (fields seat, from_, to)."""
+def _move_elephant(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> MoveElephant:
+    return MoveElephant(seat=seat, from_=frm, to=to)
 
-    def build(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> _F:
-        return cls(seat=seat, from_=frm, to=to)
 
-    return build
+def _move_stack(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> MoveStack:
+    return MoveStack(seat=seat, from_=frm, to=to)
 
 
 class _PlaceOptions:
@@ -160,8 +159,8 @@ _PLACE_CACHE: list[dict[int, _PlaceOptions]] = [{} for _ in COLORS]
 _SP1_CACHE: list[dict[int, _FollowUps[MoveElephant]]] = [{} for _ in COLORS]
 _SP2_CACHE: list[dict[int, _FollowUps[MoveStack]]] = [{} for _ in COLORS]
 _BUILDERS: Final[dict[type, Callable[[int, tuple[int, int], tuple[int, int]], Any]]] = {
-    MoveElephant: _follow_up_builder(MoveElephant),
-    MoveStack: _follow_up_builder(MoveStack),
+    MoveElephant: _move_elephant,
+    MoveStack: _move_stack,
 }
 _PASS: Final = tuple(Pass(s) for s in range(len(COLORS)))
 _SKIP: Final = tuple(FollowUpSkip(s) for s in range(len(COLORS)))
