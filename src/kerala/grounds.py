@@ -306,19 +306,34 @@ def _sources(g: Grounds) -> list[CellKey]:
     ]
 
 
+class _Rings(dict[CellKey, tuple[object, ...]]):
+    """The keys of a cell's ring (:data:`RING` order) by its key, made on first use and kept as
+    objects: a membership test then reads a ready key (compiled, a key computed anew is a new
+    int object each time, too large for Python's small-int cache)."""
+
+    __slots__ = ()
+
+    def __missing__(self, k: CellKey) -> tuple[object, ...]:
+        r: tuple[object, ...] = tuple([k + d for d in RING])
+        self[k] = r
+        return r
+
+
+_RINGS: Final = _Rings()
+
+
 def _ring_masks(st: dict[CellKey, Stack] | set[CellKey], cells: Iterable[CellKey]) -> list[int]:
     """The 8-neighbourhood masks of ``cells`` (see :data:`RING`), in one pass."""
-    r0, r1, r2, r3, r4, r5, r6, r7 = RING
     return [
-        (k + r0 in st)
-        + 2 * (k + r1 in st)
-        + 4 * (k + r2 in st)
-        + 8 * (k + r3 in st)
-        + 16 * (k + r4 in st)
-        + 32 * (k + r5 in st)
-        + 64 * (k + r6 in st)
-        + 128 * (k + r7 in st)
-        for k in cells
+        (r[0] in st)
+        + 2 * (r[1] in st)
+        + 4 * (r[2] in st)
+        + 8 * (r[3] in st)
+        + 16 * (r[4] in st)
+        + 32 * (r[5] in st)
+        + 64 * (r[6] in st)
+        + 128 * (r[7] in st)
+        for r in map(_RINGS.__getitem__, cells)
     ]
 
 
