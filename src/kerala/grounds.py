@@ -16,7 +16,7 @@ tile('blue:start')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from kerala.pickled import Reduced
 from kerala.tiles import EDGE_DELTA, START_TILES, Color, Edge, TileType
@@ -58,13 +58,17 @@ def cell(k: CellKey) -> Cell:
     return c
 
 
-_NEIGHBOUR_CACHE: dict[CellKey, tuple[CellKey, CellKey, CellKey, CellKey]] = {}
+#: A cell key held as a Python object. Compiled, an ``int`` is a machine word, boxed into a new
+#: int object at each use as a dict or set key (keys are too large for Python's small-int
+#: cache); the flood fills' hot loops type their keys so, and so look each one up as it is.
+KeyObject = Any
+
+_NEIGHBOUR_CACHE: dict[KeyObject, tuple[KeyObject, KeyObject, KeyObject, KeyObject]] = {}
 
 
-def neighbour_keys(k: CellKey) -> tuple[CellKey, CellKey, CellKey, CellKey]:
+def neighbour_keys(k: KeyObject) -> tuple[KeyObject, KeyObject, KeyObject, KeyObject]:
     """The keys of the 4 cells beside key ``k`` (N, E, S, W), made once per key: a flood fill
-    reads them as ready objects instead of building 4 ints and a tuple at every cell (which
-    the compiled build allocates too: keys are too large for Python's small-int cache)."""
+    reads them as ready objects instead of building 4 ints and a tuple at every cell."""
     ns = _NEIGHBOUR_CACHE.get(k)
     if ns is None:
         ns = _NEIGHBOUR_CACHE[k] = (k - 1, k + _STRIDE, k + 1, k - _STRIDE)

@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from kerala.errors import IllegalRemovalError
-from kerala.grounds import EDGE_KEY_DELTA, Grounds, cell, key, neighbour_keys
+from kerala.grounds import EDGE_KEY_DELTA, Grounds, KeyObject, Stack, cell, key, neighbour_keys
 from kerala.pickled import Reduced, reduced
 from kerala.tiles import COLORS
 
@@ -95,8 +95,9 @@ def color_areas(
     ``ordered=False`` numbers them in the order the stacks were laid instead, which skips a sort:
     for the bots' evaluation, which needs the areas and not the scoring's tie-break.
     """
-    stacks = g.stacks
-    by_color: dict[str, set[int]] = {}
+    # Keys stay objects (grounds.KeyObject): compiled, each int key would be boxed anew.
+    stacks: dict[KeyObject, Stack] = g.stacks
+    by_color: dict[str, set[KeyObject]] = {}
     for k, s in stacks.items():
         c = s[-1][0].color
         same = by_color.get(c)
@@ -104,9 +105,9 @@ def color_areas(
             by_color[c] = {k}
         else:
             same.add(k)
-    area_of: dict[int, int] = {}
+    area_of: dict[KeyObject, int] = {}
     areas: list[Area] = []
-    arches: list[int] = []
+    arches: list[KeyObject] = []
     for start in sorted(stacks) if ordered else stacks:
         if start in area_of:
             continue
@@ -118,7 +119,7 @@ def color_areas(
         areas.append(a)
         index = a.index
         area_of[start] = index
-        cells = a.cells
+        cells: list[KeyObject] = a.cells
         cells.append(start)
         tiles = symbols = 0
         i = 0

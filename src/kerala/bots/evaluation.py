@@ -33,7 +33,7 @@ from typing import Final
 
 from kerala.actions import Decision, MoveStack
 from kerala.game import apply_to_grounds, follow_up_decisions
-from kerala.grounds import EDGE_KEY_DELTA, NEIGHBOURS, Grounds, key
+from kerala.grounds import EDGE_KEY_DELTA, NEIGHBOURS, Grounds, KeyObject, key, neighbour_keys
 from kerala.scoring import Area, color_areas
 from kerala.tiles import COLORS, MOVE_ELEPHANT
 from kerala.views import PlayerView
@@ -147,18 +147,21 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
             n_cover += 1
 
     # Mobility: colors of the areas next to the cells an elephant can place on (P1, P4).
+    # Keys stay objects read from the neighbour cache (grounds.KeyObject): compiled, a key
+    # computed anew is boxed into a new int at each lookup.
     reach = 0
     room = 0
+    e0: KeyObject
+    e1: KeyObject
     e0, e1 = els
     for e in (e0,) if e0 == e1 else (e0, e1):
-        for d in NEIGHBOURS:
-            tk = e + d
+        for tk in neighbour_keys(e):
             if tk in (e0, e1):
                 continue
             if tk not in stacks:
                 room += 1
-            for d2 in NEIGHBOURS:
-                na = area_of.get(tk + d2)
+            for n in neighbour_keys(tk):
+                na = area_of.get(n)
                 if na is not None:
                     reach |= _COLOR_BIT[areas[na].color]
     n_reach = bin(reach).count("1")
