@@ -54,6 +54,7 @@ from kerala.grounds import (
     OFFSET,
     STRIDE,
     Grounds,
+    KeyObject,
     cell,
     key,
     sp2_move_makes_hole,
@@ -218,10 +219,11 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
     if type(d) is Place:
         stacks = g.stacks
         to, frm = d.to, d.from_
-        tk = (to[0] + OFFSET) * STRIDE + to[1] + OFFSET  # key(), inlined
+        # key(), inlined; held as one object for its three uses (grounds.KeyObject).
+        tk: KeyObject = (to[0] + OFFSET) * STRIDE + to[1] + OFFSET
         s = stacks.get(tk)
         stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
-        els = g.elephants
+        els: list[KeyObject] = g.elephants
         if els[0] == (frm[0] + OFFSET) * STRIDE + frm[1] + OFFSET:
             els[0] = tk
         else:
