@@ -63,16 +63,24 @@ def cell(k: CellKey) -> Cell:
 #: cache); the flood fills' hot loops type their keys so, and so look each one up as it is.
 KeyObject = Any
 
-_NEIGHBOUR_CACHE: dict[KeyObject, tuple[KeyObject, KeyObject, KeyObject, KeyObject]] = {}
+class _Neighbours(dict[KeyObject, tuple[KeyObject, ...]]):
+    """The keys of the 4 cells beside a key (N, E, S, W), made on first use: a flood fill reads
+    them as ready objects instead of building 4 ints and a tuple at every cell."""
+
+    __slots__ = ()
+
+    def __missing__(self, k: KeyObject) -> tuple[KeyObject, ...]:
+        ns: tuple[KeyObject, ...] = (k - 1, k + _STRIDE, k + 1, k - _STRIDE)
+        self[k] = ns
+        return ns
 
 
-def neighbour_keys(k: KeyObject) -> tuple[KeyObject, KeyObject, KeyObject, KeyObject]:
-    """The keys of the 4 cells beside key ``k`` (N, E, S, W), made once per key: a flood fill
-    reads them as ready objects instead of building 4 ints and a tuple at every cell."""
-    ns = _NEIGHBOUR_CACHE.get(k)
-    if ns is None:
-        ns = _NEIGHBOUR_CACHE[k] = (k - 1, k + _STRIDE, k + 1, k - _STRIDE)
-    return ns
+_NEIGHBOURS: Final = _Neighbours()
+
+
+def neighbour_keys(k: KeyObject) -> tuple[KeyObject, ...]:
+    """The keys of the 4 cells beside key ``k`` (N, E, S, W), from a cache (:data:`KeyObject`)."""
+    return _NEIGHBOURS[k]
 
 
 #: The 8 cells around a cell, as key offsets, in the order N, NE, E, SE, S, SW, W, NW: bit ``i``
@@ -198,7 +206,7 @@ def _cut_tables() -> tuple[bool, ...]:
 
 def _change_tables() -> tuple[tuple[tuple[int, int], ...], ...]:
     """By an empty cell's 8-neighbourhood mask: for each neighbouring stack whose leaving
-    changes the cell's fate as an SP2 destination, (that stack's key offset, the new fate):
+    changes the cell's fate as an SP2 destination, (that stack's place in the ring, the new fate):
     :data:`_OPEN`, :data:`_CLOSES` (filling the cell would close a hole, where the grounds
     has none) or :data:`_ALONE` (the cell touches no stack by a side)."""
     out = []
@@ -211,7 +219,7 @@ def _change_tables() -> tuple[tuple[tuple[int, int], ...], ...]:
             after = m & ~(1 << j)
             fate = _ALONE if not after & 0b01010101 else _CLOSES if EULER_ADD[after] < 0 else _OPEN
             if fate != now:
-                row.append((RING[j], fate))
+                row.append((j, fate))
         out.append(tuple(row))
     return tuple(out)
 
@@ -229,7 +237,7 @@ _CHANGES: Final = _change_tables()
 FrontierMask = int
 
 
-def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[CellKey], list[FrontierMask]]:
+def sp2_plan(g: Grounds) -> tuple[list[KeyObject], list[KeyObject], list[FrontierMask]]:
     """docs/rules.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
     a destination candidate), the sources, and for each source the frontier cells that are no
     destination for it (a :data:`FrontierMask`).
@@ -244,15 +252,16 @@ def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[CellKey], list[FrontierMas
     that change at the destination is 0 once the source is gone; and there a stack splits the
     grounds exactly when its own ring says so (:data:`SPLITS`). A grounds that has holes
     already (rare) is handled by :func:`_plan_with_holes`.
+
+    Cell keys stay objects throughout (:data:`KeyObject`), read from the caches of neighbour
+    and ring keys.
     """
-    stacks = g.stacks
-    r0, r2, r4, r6 = NEIGHBOURS
-    near = set(map(r0.__add__, stacks))
-    near.update(map(r2.__add__, stacks))
-    near.update(map(r4.__add__, stacks))
-    near.update(map(r6.__add__, stacks))
+    stacks: dict[KeyObject, Stack] = g.stacks
+    near: set[KeyObject] = set()
+    for ns in map(_NEIGHBOURS.__getitem__, stacks):
+        near.update(ns)
     near.difference_update(stacks)
-    frontier = list(near)
+    frontier: list[KeyObject] = list(near)
     masks, closing, fates = _fates(stacks, frontier)
     if sum(map(EULER_PART.__getitem__, masks)) != 4:
         sources, drops = _plan_with_holes(g, frontier, closing, fates)
@@ -262,32 +271,34 @@ def sp2_plan(g: Grounds) -> tuple[list[CellKey], list[CellKey], list[FrontierMas
 
 
 def _fates(
-    st: dict[CellKey, Stack], frontier: list[CellKey]
-) -> tuple[list[int], FrontierMask, tuple[dict[CellKey, int], ...]]:
+    st: dict[CellKey, Stack], frontier: list[KeyObject]
+) -> tuple[list[int], FrontierMask, tuple[dict[KeyObject, int], ...]]:
     """The frontier's 8-neighbourhood masks; the cells that would close a hole now; and, by
     source, the cells whose fate changes once that source's stack has left, one mask per new
     fate (indexed by :data:`_OPEN`, :data:`_CLOSES`, :data:`_ALONE`)."""
     masks = _ring_masks(st, frontier)
     add = EULER_ADD
     changes = _CHANGES
+    rings = _RINGS
     closing = 0
-    fates: tuple[dict[CellKey, int], ...] = ({}, {}, {})
+    fates: tuple[dict[KeyObject, int], ...] = ({}, {}, {})
     bit = 1
     for i, m in enumerate(masks):
         if add[m] < 0:
             closing |= bit
         ch = changes[m]
         if ch:
-            f = frontier[i]
-            for off, fate in ch:
+            ring = rings[frontier[i]]
+            for j, fate in ch:
                 by_source = fates[fate]
-                by_source[f + off] = by_source.get(f + off, 0) | bit
+                n = ring[j]
+                by_source[n] = by_source.get(n, 0) | bit
         bit <<= 1
     return masks, closing, fates
 
 
 def _drops(
-    sources: list[CellKey], closing: FrontierMask, fates: tuple[dict[CellKey, int], ...]
+    sources: list[KeyObject], closing: FrontierMask, fates: tuple[dict[KeyObject, int], ...]
 ) -> list[FrontierMask]:
     """For each source, the frontier cells it may not move to: those that close a hole or
     touch no other stack once it has left."""
@@ -297,11 +308,11 @@ def _drops(
     return [(closing & ~opened.get(s, 0)) | closes.get(s, 0) | alone.get(s, 0) for s in sources]
 
 
-def _sources(g: Grounds) -> list[CellKey]:
+def _sources(g: Grounds) -> list[KeyObject]:
     """SP2 sources of a grounds without holes: no elephant, an empty side, and a ring that
     does not fall apart (:data:`SPLITS`)."""
-    st = g.stacks
-    elephants = g.elephants
+    st: dict[KeyObject, Stack] = g.stacks
+    elephants: list[KeyObject] = g.elephants
     splits = SPLITS
     return [
         k
@@ -343,10 +354,10 @@ def _ring_masks(st: dict[CellKey, Stack] | set[CellKey], cells: Iterable[CellKey
 
 def _plan_with_holes(
     g: Grounds,
-    frontier: list[CellKey],
+    frontier: list[KeyObject],
     closing: FrontierMask,
-    fates: tuple[dict[CellKey, int], ...],
-) -> tuple[list[CellKey], list[FrontierMask]]:
+    fates: tuple[dict[KeyObject, int], ...],
+) -> tuple[list[KeyObject], list[FrontierMask]]:
     """:func:`sp2_plan` for a grounds that has holes already (rare).
 
     Sources come from Tarjan's algorithm, and the vacated cell must join open space. A source
