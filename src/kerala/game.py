@@ -83,7 +83,11 @@ class Phase(enum.IntEnum):
 
 
 # Reading a member off the enum class costs ~60 ns in CPython 3.11; these names cost ~5.
-_REMOVAL, _DRAW, _PLACE, _FOLLOW_UP, _OVER = Phase
+_REMOVAL: Final = Phase.REMOVAL
+_DRAW: Final = Phase.DRAW
+_PLACE: Final = Phase.PLACE
+_FOLLOW_UP: Final = Phase.FOLLOW_UP
+_OVER: Final = Phase.OVER
 
 
 _NEIGHBOUR_SET: Final = frozenset(NEIGHBOURS)
@@ -399,7 +403,7 @@ class GameState:
         self.round = round
         self.turn = turn
         self.display = list(display)
-        self.phase = phase
+        self.phase = Phase(phase)  # a member, so that phases compare by identity
         self.pending = pending
         self.log = list(log)
         self._rng = rng
@@ -444,7 +448,7 @@ class GameState:
         """The seat to decide, or :data:`CHANCE` at a draw, or :data:`TERMINAL` at the end."""
         phase = self.phase
         if phase >= _PLACE:
-            if phase == _OVER:
+            if phase is _OVER:
                 return TERMINAL
             return (self.round + self.turn) % self.n
         return CHANCE
@@ -464,15 +468,15 @@ class GameState:
         return self.phase < _PLACE
 
     def is_over(self) -> bool:
-        return self.phase == _OVER
+        return self.phase is _OVER
 
     # -- chance ------------------------------------------------------------------------
 
     def chance_outcomes(self) -> list[tuple[TileType, float]]:
         """At a chance node, each tile type that can come next with its probability."""
-        if self.phase == _REMOVAL:
+        if self.phase is _REMOVAL:
             src = self._pool
-        elif self.phase == _DRAW:
+        elif self.phase is _DRAW:
             src = self._bag
         else:
             return []
@@ -485,16 +489,16 @@ class GameState:
 
         Raises :class:`IllegalDrawError` if the bag (or the removal pool) holds no such tile.
         """
-        if self.phase == _REMOVAL:
+        if self.phase is _REMOVAL:
             src = self._pool
-        elif self.phase == _DRAW:
+        elif self.phase is _DRAW:
             src = self._bag
         else:
             raise IllegalDrawError("no draw is due: the state waits for a player's decision")
         try:
             i = src.index(t)
         except ValueError:
-            where = "the tiles that may be removed" if self.phase == _REMOVAL else "the bag"
+            where = "the tiles that may be removed" if self.phase is _REMOVAL else "the bag"
             raise IllegalDrawError(f"{t.name} is not in {where}") from None
         src[i] = src[-1]
         src.pop()
@@ -502,7 +506,7 @@ class GameState:
 
     def sample_draw(self, rng: random.Random) -> TileType:
         """Draw a uniformly random tile at this chance node using ``rng`` and apply it."""
-        src = self._pool if self.phase == _REMOVAL else self._bag
+        src = self._pool if self.phase is _REMOVAL else self._bag
         if self.phase > _DRAW or not src:
             raise IllegalDrawError("no draw is due")
         i = int(rng.random() * len(src))
@@ -521,7 +525,7 @@ class GameState:
             self.sample_draw(r)
 
     def _after_draw(self, t: TileType) -> None:
-        if self.phase == _REMOVAL:
+        if self.phase is _REMOVAL:
             self._removed.append(t)
             if len(self._removed) == self.to_remove:
                 self._bag.extend(self._pool)
@@ -543,13 +547,13 @@ class GameState:
         one decision per target.
         """
         phase = self.phase
-        if phase == _PLACE:
+        if phase is _PLACE:
             seat = (self.round + self.turn) % self.n
             display = self.display
             return place_decisions(
                 self.grounds[seat], seat, dict.fromkeys(display) if len(display) > 1 else display
             )
-        if phase == _FOLLOW_UP:
+        if phase is _FOLLOW_UP:
             seat = (self.round + self.turn) % self.n
             g = self.grounds[seat]
             return follow_up_decisions(g, seat, self.pending or MOVE_TILE)
@@ -571,7 +575,7 @@ class GameState:
     def _seat_to_decide(self) -> int:
         """The seat to decide; :class:`IllegalDecisionError` when no decision is due."""
         phase = self.phase
-        if phase == _OVER:
+        if phase is _OVER:
             raise IllegalDecisionError("the game is over", "G4")
         if phase < _PLACE:
             raise IllegalDecisionError("a tile must be drawn first", "G1")
@@ -593,7 +597,7 @@ class GameState:
                         f"{shown_as_json(c)} is outside the coordinate range", "P6"
                     )
         g = self.grounds[seat]
-        if phase == _PLACE:
+        if phase is _PLACE:
             if isinstance(d, Pass):
                 if g.passes >= MAX_PASSES:
                     raise IllegalDecisionError("both elephants already lie: no passes left", "G3")
@@ -881,7 +885,7 @@ class GameState:
     def outcome(self) -> Outcome | None:
         """The result once the game is over (SC1–SC7), ``None`` before: each seat's total and
         rank, and the winners (every seat ranked first; SC7 lets places be shared)."""
-        if self.phase != _OVER:
+        if self.phase is not _OVER:
             return None
         totals = tuple(s.total for s in self.scores())
         ranks = tuple(rank(list(totals)))
