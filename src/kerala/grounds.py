@@ -63,6 +63,7 @@ def cell(k: CellKey) -> Cell:
 #: cache); the flood fills' hot loops type their keys so, and so look each one up as it is.
 KeyObject = Any
 
+
 class _Neighbours(dict[KeyObject, tuple[KeyObject, ...]]):
     """The keys of the 4 cells beside a key (N, E, S, W), made on first use: a flood fill reads
     them as ready objects instead of building 4 ints and a tuple at every cell."""
