@@ -69,8 +69,8 @@ class _Decision:
         return reduced_fields(self)
 
 
-class Pass(_Decision):
-    """G3: lay an elephant down instead of taking a tile."""
+class _Seated(_Decision):
+    """A decision that is only its seat's: :class:`Pass` and :class:`FollowUpSkip`."""
 
     FIELDS = ("seat",)
     __slots__ = FIELDS
@@ -80,6 +80,27 @@ class Pass(_Decision):
 
     def _values(self) -> tuple[object, ...]:
         return (self.seat,)
+
+
+class _Move(_Decision):
+    """A follow-up move from one cell to another: :class:`MoveElephant` and :class:`MoveStack`."""
+
+    FIELDS = ("seat", "from_", "to")
+    __slots__ = FIELDS
+
+    def __init__(self, *, seat: Seat, from_: Cell, to: Cell) -> None:
+        self.seat: Final = seat
+        self.from_: Final = from_
+        self.to: Final = to
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.from_, self.to)
+
+
+class Pass(_Seated):
+    """G3: lay an elephant down instead of taking a tile."""
+
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "pass": True}
@@ -122,19 +143,10 @@ class Place(_Decision):
         return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
 
 
-class MoveElephant(_Decision):
+class MoveElephant(_Move):
     """SP1 follow-up: move the elephant on ``from_`` to the stack at ``to``."""
 
-    FIELDS = ("seat", "from_", "to")
-    __slots__ = FIELDS
-
-    def __init__(self, *, seat: Seat, from_: Cell, to: Cell) -> None:
-        self.seat: Final = seat
-        self.from_: Final = from_
-        self.to: Final = to
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.seat, self.from_, self.to)
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_elephant": {"from": list(self.from_), "to": list(self.to)}}
@@ -143,19 +155,10 @@ class MoveElephant(_Decision):
         return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
 
 
-class MoveStack(_Decision):
+class MoveStack(_Move):
     """SP2 follow-up: move the whole stack on ``from_`` to the empty cell ``to``."""
 
-    FIELDS = ("seat", "from_", "to")
-    __slots__ = FIELDS
-
-    def __init__(self, *, seat: Seat, from_: Cell, to: Cell) -> None:
-        self.seat: Final = seat
-        self.from_: Final = from_
-        self.to: Final = to
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.seat, self.from_, self.to)
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "move_stack": {"from": list(self.from_), "to": list(self.to)}}
@@ -164,17 +167,10 @@ class MoveStack(_Decision):
         return f"stack {_xy(self.from_)}>{_xy(self.to)}"
 
 
-class FollowUpSkip(_Decision):
+class FollowUpSkip(_Seated):
     """Decline the optional follow-up of a special tile (SP1, SP2)."""
 
-    FIELDS = ("seat",)
-    __slots__ = FIELDS
-
-    def __init__(self, seat: Seat) -> None:
-        self.seat: Final = seat
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.seat,)
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "skip": True}
@@ -183,7 +179,8 @@ class FollowUpSkip(_Decision):
         return "skip"
 
 
-for _cls in (Pass, Place, MoveElephant, MoveStack, FollowUpSkip):
+# The classes with a constructor of their own; the others inherit theirs.
+for _cls in (_Seated, _Move, Place):
     frozen(_cls)
 
 

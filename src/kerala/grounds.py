@@ -64,19 +64,24 @@ def cell(k: CellKey) -> Cell:
 KeyObject = Any
 
 
-class _Neighbours(dict[KeyObject, tuple[KeyObject, ...]]):
-    """The keys of the 4 cells beside a key (N, E, S, W), made on first use: a flood fill reads
-    them as ready objects instead of building 4 ints and a tuple at every cell."""
+class _KeysAround(dict[KeyObject, tuple[KeyObject, ...]]):
+    """By a cell key, the keys at fixed offsets from it, made on first use and kept as objects:
+    a flood fill or a membership test then reads ready keys instead of building ints and a
+    tuple at every cell (compiled, a key computed anew is a new int object each time)."""
 
-    __slots__ = ()
+    __slots__ = ("offsets",)
+
+    def __init__(self, offsets: tuple[int, ...]) -> None:
+        super().__init__()
+        self.offsets = offsets
 
     def __missing__(self, k: KeyObject) -> tuple[KeyObject, ...]:
-        ns: tuple[KeyObject, ...] = (k - 1, k + _STRIDE, k + 1, k - _STRIDE)
-        self[k] = ns
-        return ns
+        keys: tuple[KeyObject, ...] = tuple([k + d for d in self.offsets])
+        self[k] = keys
+        return keys
 
 
-_NEIGHBOURS: Final = _Neighbours()
+_NEIGHBOURS: Final = _KeysAround(NEIGHBOURS)
 
 
 def neighbour_keys(k: KeyObject) -> tuple[KeyObject, ...]:
@@ -322,20 +327,7 @@ def _sources(g: Grounds) -> list[KeyObject]:
     ]
 
 
-class _Rings(dict[CellKey, tuple[object, ...]]):
-    """The keys of a cell's ring (:data:`RING` order) by its key, made on first use and kept as
-    objects: a membership test then reads a ready key (compiled, a key computed anew is a new
-    int object each time, too large for Python's small-int cache)."""
-
-    __slots__ = ()
-
-    def __missing__(self, k: CellKey) -> tuple[object, ...]:
-        r: tuple[object, ...] = tuple([k + d for d in RING])
-        self[k] = r
-        return r
-
-
-_RINGS: Final = _Rings()
+_RINGS: Final = _KeysAround(RING)
 
 
 def _ring_masks(st: dict[CellKey, Stack] | set[CellKey], cells: Iterable[CellKey]) -> list[int]:
