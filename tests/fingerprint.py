@@ -2,13 +2,16 @@
 (tests/test_engine_builds.py; docs/engine.md, "Two builds").
 
 It covers the perft lines (every legal list, in order), seeded random games (their records,
-scores and ranks) for 2 to 5 players, and the seeded decisions of every bot level. Run as a
+scores and ranks) for 2 to 5 players, the seeded decisions of every bot level, and what the
+environments see: every layout's observation and the legal action ids along seeded games. Run as a
 script, it prints the document and, on stderr, the engine's form.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,8 @@ from enginelib import play_random
 from kerala import engineform
 from kerala.actions import decision_from_json
 from kerala.bots import make_bot
+from kerala.envs.encoding import ACTIONS
+from kerala.envs.observations import LAYOUTS, observation_layout, planes_layout
 from kerala.game import GameState, Phase, new_game
 from kerala.notation import write_record
 from kerala.tiles import COLORS, tile
@@ -71,11 +76,34 @@ def bot_decisions(seed: int, seats: int) -> list[str]:
     return out
 
 
+def environments(seed: int, seats: int) -> list[str]:
+    """At every 7th decision of a seeded random game: each layout's observation for each seat
+    (a digest of its bytes) and the legal action ids."""
+    layouts = [observation_layout(name, seats) for name in LAYOUTS] + [planes_layout(seats)]
+    rng = random.Random(seed)
+    s = new_game(list(COLORS[:seats]), seed=seed)
+    out = []
+    while not s.is_over():
+        if s.is_chance():
+            s.advance_chance()
+            continue
+        legal = s.legal_decisions()
+        if rng.randrange(7) == 0:
+            for layout in layouts:
+                for seat in range(seats):
+                    data = layout.observation(s, seat).tobytes()
+                    out.append(f"{layout!r} {seat}: {hashlib.sha256(data).hexdigest()}")
+            out.append(" ".join(map(str, sorted(ACTIONS.legal_actions(s)))))
+        s.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
 def fingerprint() -> dict[str, Any]:
     return {
         "perft": perft_lines(),
         "games": [seeded_game(seed, seats) for seats in (2, 3, 4, 5) for seed in (1, 2)],
         "bots": [bot_decisions(seed, seats) for seats in (2, 4) for seed in (7,)],
+        "environments": [environments(seed, seats) for seats in (2, 5) for seed in (3,)],
     }
 
 

@@ -3,6 +3,7 @@ no current compiled build lies beside the sources (docs/engine.md, "Two builds")
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -67,12 +68,35 @@ def test_the_pure_form_loads_the_engine_from_its_sources() -> None:
     p = _import_kerala("pure")
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "pure Python (KERALA_ENGINE=pure)"
-    code = "import kerala.game as g, kerala.grounds as r; print(g.__file__, r.__file__)"
-    env = {**os.environ, "KERALA_ENGINE": "pure"}
-    files = subprocess.run(
+    files = _module_files("pure")
+    assert len(files) == len(engineform.ENGINE_MODULES) + len(engineform.ENV_MODULES)
+    assert all(f.endswith(".py") for f in files)
+
+
+def _module_files(form: str) -> list[str]:
+    """Where each module of the engine and of the environments' encoding was loaded from."""
+    names = [f"kerala.{m}" for m in (*engineform.ENGINE_MODULES, *engineform.ENV_MODULES)]
+    code = f"import importlib; print(*[importlib.import_module(m).__file__ for m in {names!r}])"
+    env = {**os.environ, "KERALA_ENGINE": form}
+    p = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
-    ).stdout.split()
-    assert files and all(f.endswith(".py") for f in files)
+    )
+    assert p.returncode == 0, p.stderr
+    return p.stdout.split()
+
+
+def test_a_build_compiles_the_environments_encoding_where_numpy_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert engineform.compiled_modules() == (*engineform.ENGINE_MODULES, *engineform.ENV_MODULES)
+    if engineform.compiled_status() is None:  # built: every module runs compiled
+        files = _module_files("compiled")
+        assert files and not any(f.endswith(".py") for f in files)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "numpy" else real(name)
+    )
+    assert engineform.compiled_modules() == engineform.ENGINE_MODULES
 
 
 def _kerala(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

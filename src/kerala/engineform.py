@@ -1,10 +1,10 @@
 """Which form of the engine runs: compiled by mypyc, or the pure Python source.
 
-The engine's modules (:data:`ENGINE_MODULES`) are one source with two builds (docs/engine.md,
-"Two builds"). ``kerala engine build`` (run by ``make play`` and ``make test``) compiles them
-with mypyc into extension modules beside their sources and writes a manifest
-(``kerala/_compiled.json``) with the SHA-256 of each source it compiled. At the first
-``import kerala`` this module decides, once for the process:
+The engine's modules (:data:`ENGINE_MODULES`, and :data:`ENV_MODULES` where NumPy is installed)
+are one source with two builds (docs/engine.md, "Two builds"). ``kerala engine build`` (run by
+``make play`` and ``make test``) compiles them with mypyc into extension modules beside their
+sources and writes a manifest (``kerala/_compiled.json``) with the SHA-256 of each source it
+compiled. At the first ``import kerala`` this module decides, once for the process:
 
 - the compiled form when its manifest is there and every source still has the hash it was
   compiled from;
@@ -50,6 +50,10 @@ ENGINE_MODULES: Final = (
     "vocabulary",
     "bots.evaluation",
 )
+#: Compiled with the engine where NumPy is installed (the ``rl`` extra): the environments'
+#: action encoding and observation encoding, which run at every step of an environment. They
+#: import NumPy, which mypyc must see to compile them.
+ENV_MODULES: Final = ("envs.encoding", "envs.observations")
 #: The environment variable that picks the form.
 ENV: Final = "KERALA_ENGINE"
 CHOICES: Final = ("auto", "pure", "compiled")
@@ -58,7 +62,14 @@ GROUP: Final = "kerala_engine"
 
 _PACKAGE_DIR: Final = Path(__file__).resolve().parent
 MANIFEST: Final = _PACKAGE_DIR / "_compiled.json"
-_NAMES: Final = frozenset(f"kerala.{m}" for m in ENGINE_MODULES)
+_NAMES: Final = frozenset(f"kerala.{m}" for m in (*ENGINE_MODULES, *ENV_MODULES))
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """The modules a build compiles on this machine: the engine's, and the environments' where
+    NumPy is installed."""
+    has_numpy = importlib.util.find_spec("numpy") is not None
+    return (*ENGINE_MODULES, *ENV_MODULES) if has_numpy else ENGINE_MODULES
 
 
 def _stem(module: str) -> str:
@@ -94,7 +105,7 @@ def compiled_status() -> str | None:
     digests = manifest.get("sources") if isinstance(manifest, dict) else None
     if not isinstance(digests, dict):
         return f"{MANIFEST.name} holds no source digests"
-    for m in ENGINE_MODULES:
+    for m in compiled_modules():
         if _extension(m) is None:
             return f"kerala/{_stem(m)} has no compiled extension"
         if digests.get(m) != source_digest(m):
@@ -186,7 +197,8 @@ def build(source_root: Path | None = None) -> str:
     cannot = unavailable()
     if cannot is not None:
         raise EngineFormError(cannot)
-    sources = {m: source_digest(m) for m in ENGINE_MODULES}
+    modules = compiled_modules()
+    sources = {m: source_digest(m) for m in modules}
     with tempfile.TemporaryDirectory(prefix="kerala-mypyc-") as tmp:
         work = Path(tmp)
         shutil.copytree(
@@ -195,7 +207,7 @@ def build(source_root: Path | None = None) -> str:
             ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "_compiled.json"),
         )
         setup = work / "setup.py"
-        paths = [f"kerala/{_stem(m)}.py" for m in ENGINE_MODULES]
+        paths = [f"kerala/{_stem(m)}.py" for m in modules]
         setup.write_text(
             "from setuptools import setup\n"
             "from mypyc.build import mypycify\n"
@@ -216,7 +228,7 @@ def build(source_root: Path | None = None) -> str:
             stale.unlink()
         for f in work.glob(f"{GROUP}__mypyc.*"):
             shutil.copy2(f, root / f.name)
-        for m in ENGINE_MODULES:
+        for m in modules:
             built = work / "kerala" / _stem(m)
             for f in built.parent.glob(f"{built.name}.*"):
                 if f.suffix != ".py":
@@ -232,7 +244,7 @@ def build(source_root: Path | None = None) -> str:
 def _compiled_files(package: Path) -> list[Path]:
     return [
         f
-        for m in ENGINE_MODULES
+        for m in (*ENGINE_MODULES, *ENV_MODULES)
         for f in package.glob(f"{_stem(m)}.*")
         if any(f.name.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -13,14 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kerala.actions import Decision, Place
-from kerala.envs.encoding import ACTIONS
+from kerala.envs.encoding import ACTIONS, ActionEncoding
 from kerala.envs.observations import (
     LAYOUTS,
     MAX_CELLS,
     ROW_FEATURES,
     WINDOW,
     ObservationLayout,
+    PlanesLayout,
     observation_layout,
+    planes_layout,
 )
 from kerala.game import GameState, new_game
 from kerala.grounds import Grounds, cell, key
@@ -157,6 +161,34 @@ def test_every_layout_is_exact_in_random_games(n: int) -> None:
                 layout = observation_layout(name, n)
                 for seat in range(n):
                     check_exact(layout, s, seat)
+
+
+@pytest.mark.parametrize("name", [*LAYOUTS, "planes"])
+def test_layouts_pickle_and_copy_into_layouts_that_observe_the_same(name: str) -> None:
+    """Layouts cross processes (vectorised environments, Ray's workers) in both builds."""
+    layout: ObservationLayout | PlanesLayout = (
+        planes_layout(3) if name == "planes" else observation_layout(name, 3)
+    )
+    states = list(decision_states(3, seed=77))[::25]
+    for other in (pickle.loads(pickle.dumps(layout)), copy.deepcopy(layout)):
+        assert type(other) is type(layout) and repr(other) == repr(layout)
+        assert other.size == layout.size
+        for s in states:
+            got = other.observation(s, 1)
+            assert np.array_equal(got, layout.observation(s, 1))
+            sketches = other.grounds_from(got)
+            assert pickle.loads(pickle.dumps(sketches)) == sketches
+            assert copy.deepcopy(sketches) == sketches
+
+
+def test_the_action_encoding_pickles_and_copies_into_an_equal_encoding() -> None:
+    encoding = ActionEncoding(MAX_CELLS)
+    states = list(decision_states(2, seed=78))[::20]
+    for other in (pickle.loads(pickle.dumps(encoding)), copy.deepcopy(encoding)):
+        assert type(other) is ActionEncoding
+        assert (other.num_actions, other.obs_size) == (encoding.num_actions, encoding.obs_size)
+        for s in states:
+            assert other.legal_actions(s) == encoding.legal_actions(s)
 
 
 def long_games(seed: int) -> Iterator[GameState]:

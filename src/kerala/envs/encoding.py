@@ -93,6 +93,7 @@ import numpy.typing as npt
 from kerala.actions import Decision, FollowUpSkip, MoveElephant, MoveStack, Pass, Place
 from kerala.game import REMOVAL_COUNT, GameState, Phase
 from kerala.grounds import NEIGHBOURS, Grounds, cell, key
+from kerala.pickled import Reduced
 from kerala.tiles import (
     COLORS,
     EDGE_DELTA,
@@ -174,6 +175,10 @@ class ActionEncoding:
             self._slices.append((name, at, at + size, shape))
             at += size
         self.obs_size = at
+
+    def __reduce__(self) -> Reduced:
+        # Rebuilt from its constructor's argument in both builds (kerala.pickled says why).
+        return ActionEncoding, (self.max_cells,)
 
     # -- cells of a grounds ------------------------------------------------------------
 

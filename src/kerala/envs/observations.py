@@ -70,6 +70,7 @@ import numpy.typing as npt
 from kerala.envs.encoding import ACTIONS, KIND_PLANES, MAX_PLAYERS, TILE_POSITION
 from kerala.game import GameState, Phase
 from kerala.grounds import NEIGHBOURS, Grounds, Placed, cell
+from kerala.pickled import Reduced, reduced
 from kerala.tiles import COLORS, EDGES, GAME_TILE_TYPES, MOVE_ELEPHANT, TILE_TYPES, TileType
 
 Array = npt.NDArray[np.float32]
@@ -116,6 +117,9 @@ class StackSketch:
     edge: str | None
     height: int
 
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
+
 
 @dataclass(frozen=True)
 class GroundsSketch:
@@ -123,6 +127,9 @@ class GroundsSketch:
 
     stacks: dict[tuple[int, int], StackSketch]
     elephants: tuple[tuple[int, int], tuple[int, int]]
+
+    def __reduce__(self) -> Reduced:
+        return reduced(self)
 
 
 class ObservationLayout:
@@ -187,6 +194,10 @@ class ObservationLayout:
 
     def __repr__(self) -> str:
         return f"ObservationLayout({self.name!r}, {self.num_players})"
+
+    def __reduce__(self) -> Reduced:
+        # Rebuilt from its constructor's arguments in both builds (kerala.pickled says why).
+        return ObservationLayout, (self.name, self.num_players)
 
     # -- views -------------------------------------------------------------------------
 
@@ -444,6 +455,9 @@ class PlanesLayout:
 
     def __repr__(self) -> str:
         return f"PlanesLayout({self.num_players})"
+
+    def __reduce__(self) -> Reduced:
+        return PlanesLayout, (self.num_players,)
 
     def views(self, vector: Array) -> dict[str, Array]:
         """The one piece, ``planes``, as a ``(C, W, W)`` view of ``vector`` (no copy)."""
