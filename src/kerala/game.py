@@ -57,6 +57,7 @@ from kerala.grounds import (
     KeyObject,
     cell,
     key,
+    key_object,
     sp2_move_makes_hole,
     sp2_plan,
 )
@@ -225,8 +226,8 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
     if type(d) is Place:
         stacks = g.stacks
         to, frm = d.to, d.from_
-        # key(), inlined; held as one object for its three uses (grounds.KeyObject).
-        tk: KeyObject = (to[0] + OFFSET) * STRIDE + to[1] + OFFSET
+        # key(), inlined; its shared object, held for its three uses (grounds.KeyObject).
+        tk: KeyObject = key_object((to[0] + OFFSET) * STRIDE + to[1] + OFFSET)
         s = stacks.get(tk)
         stacks[tk] = (*s, (d.take, d.arch)) if s else ((d.take, d.arch),)
         els: list[KeyObject] = g.elephants
@@ -239,12 +240,12 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
     elif type(d) is MoveElephant:
         els = g.elephants
         if els[0] == key(d.from_):
-            els[0] = key(d.to)
+            els[0] = key_object(key(d.to))
         else:
-            els[1] = key(d.to)
+            els[1] = key_object(key(d.to))
     elif type(d) is MoveStack:
         stacks = g.stacks
-        stacks[key(d.to)] = stacks.pop(key(d.from_))
+        stacks[key_object(key(d.to))] = stacks.pop(key(d.from_))
 
 
 def sp1_moves(g: Grounds, seat: int) -> list[Decision]:

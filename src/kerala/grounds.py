@@ -63,6 +63,16 @@ def cell(k: CellKey) -> Cell:
 #: cache); the flood fills' hot loops type their keys so, and so look each one up as it is.
 KeyObject = Any
 
+#: The one object of each cell key value. A dict or set finds a key that is the same object at
+#: once, while an equal but distinct int costs a comparison of two int objects: grounds and the
+#: key caches below hold these objects, so the lookups of the hot loops hit by identity.
+_KEY_OBJECTS: Final[dict[KeyObject, KeyObject]] = {}
+
+
+def key_object(k: KeyObject) -> KeyObject:
+    """The shared object of key value ``k`` (see :data:`KeyObject`)."""
+    return _KEY_OBJECTS.setdefault(k, k)
+
 
 class _KeysAround(dict[KeyObject, tuple[KeyObject, ...]]):
     """By a cell key, the keys at fixed offsets from it, made on first use and kept as objects:
@@ -76,7 +86,7 @@ class _KeysAround(dict[KeyObject, tuple[KeyObject, ...]]):
         self.offsets = offsets
 
     def __missing__(self, k: KeyObject) -> tuple[KeyObject, ...]:
-        keys: tuple[KeyObject, ...] = tuple([k + d for d in self.offsets])
+        keys: tuple[KeyObject, ...] = tuple([key_object(k + d) for d in self.offsets])
         self[k] = keys
         return keys
 
@@ -492,7 +502,7 @@ class Grounds:
     @classmethod
     def start(cls, color: Color) -> Grounds:
         """docs/rules.md S2: the start tile at (0, 0) with both elephants on it."""
-        k = key((0, 0))
+        k = key_object(key((0, 0)))
         return cls(color, {k: ((START_TILES[color], None),)}, [k, k], 0)
 
     @classmethod
@@ -505,8 +515,8 @@ class Grounds:
     ) -> Grounds:
         return cls(
             color,
-            {key(c): tuple(s) for c, s in stacks},
-            [key(c) for c in elephants],
+            {key_object(key(c)): tuple(s) for c, s in stacks},
+            [key_object(key(c)) for c in elephants],
             passes,
         )
 

@@ -46,7 +46,7 @@ from kerala.errors import (
     shown_as_json,
 )
 from kerala.game import REMOVAL_COUNT, GameState, Phase, replay
-from kerala.grounds import Grounds, Placed, cell, key
+from kerala.grounds import Grounds, Placed, cell, key, key_object
 from kerala.scoring import ScoreBreakdown, rank, score_grounds, score_removal
 from kerala.tiles import COLORS, EDGES, START, TILE_TYPES, TileSet, TileType, load_tileset
 
@@ -147,7 +147,7 @@ def read_grounds(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None =
         if not isinstance(st, dict) or set(st) != {"at", "tiles"}:
             raise NotationError(f"{where} must be an object with 'at' and 'tiles'")
         at = _cell(st["at"], f"{where}.at")
-        k = key(at)
+        k = key_object(key(at))
         if k in stacks:
             raise NotationError(f"{where}: cell {list(at)} is listed twice")
         tiles = st["tiles"]
@@ -196,7 +196,7 @@ def read_grounds(doc: str | bytes | Mapping[str, Any], tileset: TileSet | None =
             c = _cell(e, f"elephants[{i}]")
             if key(c) not in stacks:
                 raise NotationError(f"elephants[{i}]: no stack at {list(c)}")
-            elephants.append(key(c))
+            elephants.append(key_object(key(c)))
         if elephants[0] == elephants[1] and len(stacks) > 1:
             raise NotationError("two elephants share a cell only before the first placement (P4)")
     g = Grounds(color, stacks, elephants, passes)

@@ -73,13 +73,15 @@ class ScoreBreakdown:
 
 
 class Area:
-    """One of SC1's areas: its number, color, cells, tiles and symbols (see :func:`color_areas`)."""
+    """One of SC1's areas: its number, color (and the color's place in ``COLORS``, its hue),
+    cells, tiles and symbols (see :func:`color_areas`)."""
 
-    __slots__ = ("cells", "color", "index", "symbols", "tiles")
+    __slots__ = ("cells", "color", "hue", "index", "symbols", "tiles")
 
-    def __init__(self, index: int, color: str) -> None:
+    def __init__(self, index: int, color: str, hue: int) -> None:
         self.index = index
         self.color = color
+        self.hue = hue
         self.cells: list[int] = []
         self.tiles = 0
         self.symbols = 0
@@ -97,25 +99,20 @@ def color_areas(
     """
     # Keys stay objects (grounds.KeyObject): compiled, each int key would be boxed anew.
     stacks: dict[KeyObject, Stack] = g.stacks
-    by_color: dict[str, set[KeyObject]] = {}
+    # The cells not yet in an area, by their top's hue (a list index, not a hashed name).
+    by_hue: list[set[KeyObject]] = [set(), set(), set(), set(), set()]
     for k, s in stacks.items():
-        c = s[-1][0].color
-        same = by_color.get(c)
-        if same is None:
-            by_color[c] = {k}
-        else:
-            same.add(k)
+        by_hue[s[-1][0].hue].add(k)
     area_of: dict[KeyObject, int] = {}
     areas: list[Area] = []
     arches: list[KeyObject] = []
     for start in sorted(stacks) if ordered else stacks:
         if start in area_of:
             continue
-        s = stacks[start]
-        color = s[-1][0].color
-        left = by_color[color]
+        t = stacks[start][-1][0]
+        left = by_hue[t.hue]
         left.discard(start)
-        a = Area(len(areas), color)
+        a = Area(len(areas), t.color, t.hue)
         areas.append(a)
         index = a.index
         area_of[start] = index

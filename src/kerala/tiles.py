@@ -90,6 +90,7 @@ class TileType:
         "arch_color",
         "code",
         "color",
+        "hue",
         "index",
         "is_arch",
         "kind",
@@ -99,6 +100,9 @@ class TileType:
     )
 
     color: Color
+    #: The color's place in :data:`COLORS`: hot loops index lists by it instead of hashing
+    #: the color's name.
+    hue: int
     kind: str
     name: str
     symbols: int
@@ -111,6 +115,7 @@ class TileType:
 
     def __init__(self, color: Color, kind: str, index: int) -> None:
         self.color = color
+        self.hue = COLORS.index(color)
         self.kind = kind
         self.name = f"{color}:{kind}"
         self.symbols = SYMBOL_KINDS.get(kind, 1 if kind == START else 0)

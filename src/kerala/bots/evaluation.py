@@ -35,10 +35,8 @@ from kerala.actions import Decision, MoveStack
 from kerala.game import apply_to_grounds, follow_up_decisions
 from kerala.grounds import EDGE_KEY_DELTA, NEIGHBOURS, Grounds, KeyObject, key, neighbour_keys
 from kerala.scoring import Area, color_areas
-from kerala.tiles import COLORS, MOVE_ELEPHANT
+from kerala.tiles import MOVE_ELEPHANT, START_TILES
 from kerala.views import PlayerView
-
-_COLOR_BIT: Final = {c: 1 << i for i, c in enumerate(COLORS)}
 
 
 def _area_worth(a: Area) -> int:
@@ -104,21 +102,21 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
     # The rules' areas (SC1), found by the one flood fill (kerala.scoring.color_areas).
     areas, area_of, arch_cells = color_areas(g, ordered=False)
 
-    # SC1: per color keep the best area (two of the own color); the rest is surplus.
-    by_color: dict[str, list[Area]] = {}
+    # SC1: per color keep the best area (two of the own color); the rest is surplus. Colors
+    # are taken by hue (a list index, not a hashed name): the sums are the same in any order.
+    by_hue: list[list[Area]] = [[], [], [], [], []]
     for a in areas:
-        same = by_color.get(a.color)
-        if same is None:
-            by_color[a.color] = [a]
-        else:
-            same.append(a)
-    own = g.color
+        by_hue[a.hue].append(a)
+    own = START_TILES[g.color].hue
     kept = [True] * len(areas)
     symbols = 0
     surplus_tiles = 0
-    missing = 5 - len(by_color)
-    for c, group in by_color.items():
-        cap = 2 if c == own else 1
+    missing = 0
+    for hue, group in enumerate(by_hue):
+        if not group:
+            missing += 1
+            continue
+        cap = 2 if hue == own else 1
         if len(group) > cap:
             group.sort(key=_area_worth, reverse=True)
             for a in group[cap:]:
@@ -163,7 +161,7 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
             for n in neighbour_keys(tk):
                 na = area_of.get(n)
                 if na is not None:
-                    reach |= _COLOR_BIT[areas[na].color]
+                    reach |= 1 << areas[na].hue
     n_reach = bin(reach).count("1")
     standing = 2 - g.passes
     lin = w.linear
