@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from enginelib import DELTAS, connected, holes, make_grounds
+from kerala.game import new_game
 from kerala.grounds import (
     EDGE_KEY_DELTA,
     EULER_PART,
@@ -18,9 +20,12 @@ from kerala.grounds import (
     cell,
     holes_of,
     key,
+    key_object,
+    neighbour_keys,
     ring_mask,
     sp2_plan,
 )
+from kerala.notation import read_grounds, write_grounds
 from kerala.tiles import EDGE_DELTA, tile
 
 
@@ -34,6 +39,29 @@ def test_p6_neighbour_keys_are_n_e_s_w() -> None:
     assert [cell(k + d) for d in NEIGHBOURS] == [(3, -3), (4, -2), (3, -1), (2, -2)]
     for edge, (dx, dy) in EDGE_DELTA.items():
         assert cell(k + EDGE_KEY_DELTA[edge]) == (3 + dx, -2 + dy)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_grounds_keep_one_shared_object_per_cell_key(seed: int) -> None:
+    """Lookups in the hot loops hit by identity (grounds.key_object): every key a grounds
+    holds, after every kind of decision and read back from its notation, is the shared one,
+    and so are the neighbour keys the flood fills read."""
+    s = new_game(["blue", "red", "green"], seed=seed)
+    rng = random.Random(seed)
+    while not s.is_over():
+        if s.is_chance():
+            s.advance_chance()
+            continue
+        legal = s.legal_decisions()
+        s.apply(legal[rng.randrange(len(legal))])
+        for g in s.grounds:
+            held = [*g.stacks, *g.elephants]
+            assert all(k is key_object(k) for k in held)
+            assert all(n is key_object(n) for k in g.stacks for n in neighbour_keys(k))
+    for g in s.grounds:
+        back = read_grounds(write_grounds(g))
+        assert back.stacks == g.stacks
+        assert all(k is key_object(k) for k in [*back.stacks, *back.elephants])
 
 
 def test_s2_start_grounds() -> None:

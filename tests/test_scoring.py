@@ -10,6 +10,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,11 +19,12 @@ from enginelib import (
     areas_of,
     brute_force_score,
     make_grounds,
+    play_random,
     score_with_removed,
 )
 from kerala.grounds import Grounds, Placed
 from kerala.notation import read_grounds
-from kerala.scoring import ScoreBreakdown, rank, score_grounds
+from kerala.scoring import ScoreBreakdown, color_areas, rank, score_grounds
 from kerala.tiles import COLORS, EDGES, GAME_TILE_TYPES, START_TILES
 
 DATA = Path(__file__).parent / "data"
@@ -118,6 +120,22 @@ def test_sc1_exact_keeps_tall_stack_over_more_symbols() -> None:
     b = score_grounds(g)
     assert b.removed_cells == ((1, 0),)
     assert b.surplus == -2 and b.symbols == 1 + 1 + 1
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_sc1_areas_are_one_color_each_with_its_hue(ordered: bool) -> None:
+    """Each area is a connected group of one top color, its hue that color's place in COLORS;
+    both numberings find the same areas."""
+    for seed in (3, 4):
+        for g in play_random(seed, COLORS[:3]).grounds:
+            areas, area_of, _ = color_areas(g, ordered=ordered)
+            assert sorted(area_of) == sorted(g.stacks)
+            for a in areas:
+                assert COLORS[a.hue] == a.color
+                assert {g.stacks[k][-1][0].color for k in a.cells} == {a.color}
+                assert all(area_of[k] == a.index for k in a.cells)
+            other = color_areas(g, ordered=not ordered)[0]
+            assert {frozenset(a.cells) for a in areas} == {frozenset(a.cells) for a in other}
 
 
 def test_sc1_own_color_keeps_two_areas_others_one() -> None:

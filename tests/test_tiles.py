@@ -27,6 +27,11 @@ from kerala.tiles import (
 PER_COLOR = {"e1": 6, "e2": 5, "e3": 3, "arch": 1, "move-elephant": 1, "move-tile": 1}
 
 
+def test_a_tile_types_hue_is_its_colors_place_in_colors() -> None:
+    assert {t.hue for t in ALL_TILE_TYPES} == set(range(len(COLORS)))
+    assert all(COLORS[t.hue] == t.color for t in ALL_TILE_TYPES)
+
+
 def test_components_five_colors_and_edges() -> None:
     assert COLORS == ("blue", "black", "green", "red", "purple")
     assert EDGES == ("N", "E", "S", "W")

@@ -89,7 +89,7 @@ class Area:
 
 def color_areas(
     g: Grounds, *, ordered: bool = True
-) -> tuple[list[Area], dict[int, int], list[int]]:
+) -> tuple[list[Area], dict[KeyObject, int], list[KeyObject]]:
     """SC1's areas: orthogonally connected cells whose top tiles share a color.
 
     Areas are numbered in the order of their smallest cell (x, then y), which makes the choice
@@ -140,7 +140,7 @@ def color_areas(
 
 
 def _links(
-    g: Grounds, area_of: dict[int, int], arch_cells: list[int]
+    g: Grounds, area_of: dict[KeyObject, int], arch_cells: list[KeyObject]
 ) -> dict[tuple[int, int], int]:
     """SC4's arch links between areas: (area of the arch, area faced) -> scoring arches."""
     stacks = g.stacks

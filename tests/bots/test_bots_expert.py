@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import pytest
 from botlib import hidden_twin, midgame, play_until
 
 from kerala.actions import Decision, Place
 from kerala.bots import BotSpecError, make_bot
-from kerala.bots.evaluation import DEFAULT_WEIGHTS, apply_to_grounds, evaluate, follow_ups
+from kerala.bots.evaluation import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    apply_to_grounds,
+    best_after,
+    evaluate,
+    follow_ups,
+    value_after,
+)
 from kerala.bots.expert import DEFAULT_TIME, ExpertBot, _NextRound
 from kerala.game import GameState, Phase, new_game
 from kerala.grounds import Grounds
@@ -105,18 +114,31 @@ def test_halving_memo_changes_no_value_and_saves_evaluations(
     """Halving keeps the rollouts' evaluations for the search (the same grounds come back in
     sample after sample): with a fixed number of samples it ranks and values exactly as
     without the memo, on fewer evaluations."""
-    import kerala.bots.evaluation as ev
     import kerala.bots.expert as ex
     import kerala.bots.mcts as mc
 
+    # Evaluations are counted where the bots ask for them: the evaluation module's own calls
+    # (inside best_after and value_after) are C calls in the compiled build.
     calls = [0]
 
-    def counted(g: Grounds, left: float, w: object = DEFAULT_WEIGHTS) -> float:
+    def counted(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         calls[0] += 1
-        return evaluate(g, left, w)  # type: ignore[arg-type]
+        return evaluate(g, left, w)
 
-    for mod in (ev, ex, mc):
+    def counted_best(
+        g: Grounds, decisions: Sequence[Decision], left: float, w: Weights = DEFAULT_WEIGHTS
+    ) -> Decision:
+        calls[0] += len(decisions)
+        return best_after(g, decisions, left, w)
+
+    def counted_after(g: Grounds, d: Decision, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
+        calls[0] += 1
+        return value_after(g, d, left, w)
+
+    for mod in (ex, mc):
         monkeypatch.setattr(mod, "evaluate", counted)
+    monkeypatch.setattr(mc, "best_after", counted_best)
+    monkeypatch.setattr(ex, "value_after", counted_after)
     s = midgame(players=2, seed=seed, rounds=6)
     seat = s.current_player
     legal = s.legal_decisions()

@@ -27,6 +27,7 @@ look-ahead, no game state needed) and lists the SP1/SP2 follow-ups a special til
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -152,9 +153,14 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
     e0: KeyObject
     e1: KeyObject
     e0, e1 = els
-    for e in (e0,) if e0 == e1 else (e0, e1):
+    # The elephants' cells as ints too: compared as machine words when compiled, where
+    # ``tk in (e0, e1)`` compared int objects.
+    i0: int = e0
+    i1: int = e1
+    for e in (e0,) if i0 == i1 else (e0, e1):
         for tk in neighbour_keys(e):
-            if tk in (e0, e1):
+            tn: int = tk
+            if tn in (i0, i1):
                 continue
             if tk not in stacks:
                 room += 1
@@ -197,6 +203,32 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         - 5 * missing * missing_w
         + potential * left
     )
+
+
+def value_after(g: Grounds, d: Decision, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """The value (:func:`evaluate`) of grounds ``g`` after decision ``d``, on a copy."""
+    h = g.copy()
+    apply_to_grounds(h, d)
+    return evaluate(h, left, w)
+
+
+def best_after(
+    g: Grounds, decisions: Sequence[Decision], left: float, w: Weights = DEFAULT_WEIGHTS
+) -> Decision:
+    """The first of ``decisions`` after which grounds ``g`` is worth most (:func:`value_after`).
+
+    The rollouts' inner loop, here so that it runs compiled with the evaluation it calls.
+    """
+    best = decisions[0]
+    best_val = -math.inf
+    for d in decisions:
+        h = g.copy()
+        apply_to_grounds(h, d)
+        v = evaluate(h, left, w)
+        if v > best_val:
+            best_val = v
+            best = d
+    return best
 
 
 def features(g: Grounds) -> tuple[float, list[float]]:
@@ -277,10 +309,12 @@ __all__ = [
     "FEATURES",
     "Weights",
     "apply_to_grounds",
+    "best_after",
     "evaluate",
     "features",
     "follow_ups",
     "game_left",
     "load_learned",
     "useful_move_stacks",
+    "value_after",
 ]

@@ -46,7 +46,7 @@ from typing import Any, Final
 
 from kerala.actions import Decision, Pass, Place
 from kerala.bots import BotSpecError, register_bot
-from kerala.bots.evaluation import Weights, apply_to_grounds, evaluate, follow_ups
+from kerala.bots.evaluation import Weights, apply_to_grounds, evaluate, follow_ups, value_after
 from kerala.bots.greedy import best_follow_up_value
 from kerala.bots.mcts import MCTSBot, mcts_from_options, played_tiles
 from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
@@ -111,7 +111,7 @@ class ExpertBot(MCTSBot):
         finally:
             self._memo = None
 
-    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float]:
+    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float] | None:
         """The rollout policy's judge, its values kept for the search (halving).
 
         In halving every candidate is played on sample after sample; the grounds a rollout
@@ -122,10 +122,10 @@ class ExpertBot(MCTSBot):
         rounds' grounds differ from sample to sample, and keeping them would only feed Python's
         full garbage collections (long pauses; docs/bots.md).
         """
-        plain = super()._after(g, left)
         memo = self._memo
         if memo is None or left < self._memo_floor:
-            return plain
+            return None
+        w = self.weights
         # One table per grounds, keyed by the decisions themselves: a value adds no object
         # the garbage collector must visit (a key per value made its full passes, which also
         # visit the engine's caches, long enough to overrun the budget).
@@ -137,7 +137,7 @@ class ExpertBot(MCTSBot):
         def value(d: Decision) -> float:
             v = table.get(d)
             if v is None:
-                v = table[d] = plain(d)
+                v = table[d] = value_after(g, d, left, w)
             return v
 
         return value

@@ -51,6 +51,7 @@ from kerala.bots.evaluation import (
     DEFAULT_WEIGHTS,
     Weights,
     apply_to_grounds,
+    best_after,
     evaluate,
     useful_move_stacks,
 )
@@ -393,9 +394,11 @@ class MCTSBot:
             if state.phase == Phase.FOLLOW_UP:
                 picks.append(legal[0])  # skipping is always worth a look
             legal = picks
+        value = self._after(g, left)
+        if value is None:
+            return best_after(g, legal, left, self.weights)
         best = legal[0]
         best_val = -math.inf
-        value = self._after(g, left)
         for d in legal:
             v = value(d)
             if v > best_val:
@@ -403,17 +406,11 @@ class MCTSBot:
                 best = d
         return best
 
-    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float]:
-        """The evaluation of grounds ``g`` after a decision, with ``left`` of the game to go
-        (the rollout policy's judge; ``expert`` keeps these values for a search)."""
-        w = self.weights
-
-        def value(d: Decision) -> float:
-            h = g.copy()
-            apply_to_grounds(h, d)
-            return evaluate(h, left, w)
-
-        return value
+    def _after(self, g: Grounds, left: float) -> Callable[[Decision], float] | None:
+        """The rollout policy's judge of grounds ``g`` after a decision, with ``left`` of the
+        game to go: ``None`` for the plain evaluation (:func:`value_after`, which the policy
+        runs in one loop, :func:`best_after`); ``expert`` keeps the values for a search."""
+        return None
 
     def _rollout(
         self,
