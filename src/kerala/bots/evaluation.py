@@ -40,11 +40,6 @@ from kerala.tiles import MOVE_ELEPHANT, START_TILES
 from kerala.views import PlayerView
 
 
-def _area_worth(a: Area) -> int:
-    """What keeping an area is worth in SC1 (its -2 per tile saved, its symbols)."""
-    return 2 * a.tiles + a.symbols
-
-
 @dataclass(frozen=True)
 class Weights:
     """The evaluation's tunable weights; ``left`` is the share of the game still to play."""
@@ -117,15 +112,31 @@ def evaluate(g: Grounds, left: float, w: Weights = DEFAULT_WEIGHTS) -> float:
         if not group:
             missing += 1
             continue
-        cap = 2 if hue == own else 1
-        if len(group) > cap:
-            group.sort(key=_area_worth, reverse=True)
-            for a in group[cap:]:
+        if len(group) <= (2 if hue == own else 1):
+            for a in group:
+                symbols += a.symbols
+            continue
+        # The best area by worth (its -2 per tile saved and its symbols) and the next best,
+        # each the first of equals: what a stable sort by worth would put first, in one pass.
+        top = group[0]
+        top_worth = 2 * top.tiles + top.symbols
+        second = top
+        second_worth = -1
+        for a in group[1:]:
+            worth = 2 * a.tiles + a.symbols
+            if worth > top_worth:
+                second, second_worth = top, top_worth
+                top, top_worth = a, worth
+            elif worth > second_worth:
+                second, second_worth = a, worth
+        if hue != own:
+            second = top
+        for a in group:
+            if a is top or a is second:
+                symbols += a.symbols
+            else:
                 kept[a.index] = False
                 surplus_tiles += a.tiles
-            group = group[:cap]
-        for a in group:
-            symbols += a.symbols
 
     arches = 0.0
     n_open = 0
