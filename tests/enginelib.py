@@ -145,16 +145,23 @@ def state_after(seed: int, colors: Sequence[str], stop: int) -> GameState:
     return last
 
 
-def play_random(seed: int, colors: Sequence[str]) -> GameState:
-    """A whole seeded random game (draws from the game's seed, choices from ``seed`` too)."""
-    rng = random.Random(seed)
-    s = new_game(list(colors), seed=seed)
+def random_decisions(s: GameState, rng: random.Random) -> Iterator[GameState]:
+    """Play ``s`` to its end, each decision picked by ``rng`` among the legal ones; yields
+    ``s`` after every decision."""
     while not s.is_over():
         if s.is_chance():
             s.advance_chance()
         else:
             legal = s.legal_decisions()
             s.apply(legal[rng.randrange(len(legal))])
+            yield s
+
+
+def play_random(seed: int, colors: Sequence[str]) -> GameState:
+    """A whole seeded random game (draws from the game's seed, choices from ``seed`` too)."""
+    s = new_game(list(colors), seed=seed)
+    for _ in random_decisions(s, random.Random(seed)):
+        pass
     return s
 
 

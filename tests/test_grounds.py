@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from enginelib import DELTAS, connected, holes, make_grounds
+from enginelib import DELTAS, connected, holes, make_grounds, random_decisions
 from kerala.game import new_game
 from kerala.grounds import (
     EDGE_KEY_DELTA,
@@ -47,13 +47,7 @@ def test_grounds_keep_one_shared_object_per_cell_key(seed: int) -> None:
     holds, after every kind of decision and read back from its notation, is the shared one,
     and so are the neighbour keys the flood fills read."""
     s = new_game(["blue", "red", "green"], seed=seed)
-    rng = random.Random(seed)
-    while not s.is_over():
-        if s.is_chance():
-            s.advance_chance()
-            continue
-        legal = s.legal_decisions()
-        s.apply(legal[rng.randrange(len(legal))])
+    for _ in random_decisions(s, random.Random(seed)):
         for g in s.grounds:
             held = [*g.stacks, *g.elephants]
             assert all(k is key_object(k) for k in held)

@@ -233,9 +233,7 @@ def best_after(
     best = decisions[0]
     best_val = -math.inf
     for d in decisions:
-        h = g.copy()
-        apply_to_grounds(h, d)
-        v = evaluate(h, left, w)
+        v = value_after(g, d, left, w)
         if v > best_val:
             best_val = v
             best = d
