@@ -36,3 +36,39 @@ def test_the_compiled_and_the_pure_engine_compute_the_same() -> None:
     assert '"perft"' in pure and '"bots"' in pure
     if why is None:
         assert fingerprint_in("compiled") == pure
+
+
+_UNTRACKED = """
+import gc
+from kerala.game import new_game
+from kerala.scoring import color_areas
+s = new_game(["blue", "red"], seed=3)
+while s.is_chance():
+    s.advance_chance()
+values = [*s.legal_decisions(), s.display[0], s.grounds[0], s, *color_areas(s.grounds[0])[0]]
+print(sorted({type(v).__name__ for v in values if gc.is_tracked(v)}))
+"""
+
+
+def test_the_compiled_engine_keeps_its_values_out_of_the_cyclic_gc() -> None:
+    # Decisions, tiles, grounds, states and areas cannot be part of a reference cycle, so the
+    # compiled build leaves them untracked (mypyc's acyclic classes): the GC then never walks
+    # the engine's caches of decisions (docs/engine.md, "Two builds"). The pure build's slotted
+    # instances are always tracked.
+    why = engineform.compiled_status()
+    assert engineform.unavailable() is not None or why is None, f"{why}: run make compiled"
+    for form, tracked in (
+        ("pure", "['Area', 'GameState', 'Grounds', 'Pass', 'Place', 'TileType']"),
+        ("compiled", "[]"),
+    ):
+        if form == "compiled" and why is not None:
+            continue
+        p = subprocess.run(
+            [sys.executable, "-c", _UNTRACKED],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "KERALA_ENGINE": form},
+            timeout=60,
+        )
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.strip() == tracked, form

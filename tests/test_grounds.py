@@ -41,6 +41,21 @@ def test_p6_neighbour_keys_are_n_e_s_w() -> None:
         assert cell(k + EDGE_KEY_DELTA[edge]) == (3 + dx, -2 + dy)
 
 
+@pytest.mark.parametrize("corner", [(0, 0), (-7, 3), (5, -12), (40, 40)])
+def test_cell_keys_of_a_small_window_start_in_distinct_slots(corner: tuple[int, int]) -> None:
+    """A dict or set finds an int key's first slot by its low bits (an int hashes to itself):
+    the cells of any 7 x 7 window must not share one in a table of 64 slots, as the cells of
+    a row once all did."""
+    x0, y0 = corner
+    window = [key((x0 + dx, y0 + dy)) for dx in range(7) for dy in range(7)]
+    assert len({k & 63 for k in window}) == 49
+
+
+def test_keys_sort_as_their_cells_do() -> None:
+    cells = [(x, y) for x in (-LIMIT, -3, 0, 2, LIMIT) for y in (-LIMIT, -1, 0, 5, LIMIT)]
+    assert sorted(cells, key=key) == sorted(cells)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_grounds_keep_one_shared_object_per_cell_key(seed: int) -> None:
     """Lookups in the hot loops hit by identity (grounds.key_object): every key a grounds
@@ -207,3 +222,22 @@ def test_sp2_plan_matches_the_rule_text_on_random_grounds(n: int, seed: int, den
                 if dst not in everything and holes(rest | {dst}) <= before:
                     expected.add((src, dst))
     assert got == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**32), st.booleans())
+def test_sp2_plan_lists_the_frontier_as_met_and_the_sources_as_laid(
+    n: int, seed: int, dense: bool
+) -> None:
+    """The order of the SP2 moves (docs/engine.md): no hash decides it. The frontier comes
+    stack by stack in the order they were laid, N, E, S, W around each; the sources in the
+    order their stacks were laid (on grounds without holes)."""
+    cells = grown(n, seed, dense)
+    random.Random(seed).shuffle(cells)
+    g = make_grounds("blue", {c: "red:e1" for c in cells})
+    frontier, sources, _ = sp2_plan(g)
+    met = [k + d for k in g.stacks for d in NEIGHBOURS if k + d not in g.stacks]
+    assert frontier == list(dict.fromkeys(met))
+    if not holes(set(cells)):
+        laid = list(g.stacks)
+        assert sources == sorted(sources, key=laid.index)

@@ -31,6 +31,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from kerala.errors import KeralaError, TileSetError, shown_as_json
 from kerala.frozen import fields_repr, frozen, reduced_fields
 from kerala.grounds import LIMIT
@@ -45,6 +47,7 @@ class DecisionSyntaxError(KeralaError):
     """A JSON object is not a well-formed decision (turn form of docs/notation.md)."""
 
 
+@mypyc_attr(acyclic=True)
 class _Decision:
     """What every decision shares: a frozen value (kerala.frozen) that equals, hashes and
     prints like a dataclass of its ``FIELDS``."""
@@ -69,6 +72,7 @@ class _Decision:
         return reduced_fields(self)
 
 
+@mypyc_attr(acyclic=True)
 class _Seated(_Decision):
     """A decision that is only its seat's: :class:`Pass` and :class:`FollowUpSkip`."""
 
@@ -82,6 +86,7 @@ class _Seated(_Decision):
         return (self.seat,)
 
 
+@mypyc_attr(acyclic=True)
 class _Move(_Decision):
     """A follow-up move from one cell to another: :class:`MoveElephant` and :class:`MoveStack`."""
 
@@ -97,6 +102,7 @@ class _Move(_Decision):
         return (self.seat, self.from_, self.to)
 
 
+@mypyc_attr(acyclic=True)
 class Pass(_Seated):
     """G3: lay an elephant down instead of taking a tile."""
 
@@ -109,6 +115,7 @@ class Pass(_Seated):
         return "pass"
 
 
+@mypyc_attr(acyclic=True)
 class Place(_Decision):
     """P1–P6: take ``take`` from the display, put it on ``to``, move the elephant from ``from_``."""
 
@@ -143,6 +150,7 @@ class Place(_Decision):
         return f"{self.take.code} {_xy(self.from_)}>{_xy(self.to)}{edge}"
 
 
+@mypyc_attr(acyclic=True)
 class MoveElephant(_Move):
     """SP1 follow-up: move the elephant on ``from_`` to the stack at ``to``."""
 
@@ -155,6 +163,7 @@ class MoveElephant(_Move):
         return f"elephant {_xy(self.from_)}>{_xy(self.to)}"
 
 
+@mypyc_attr(acyclic=True)
 class MoveStack(_Move):
     """SP2 follow-up: move the whole stack on ``from_`` to the empty cell ``to``."""
 
@@ -167,6 +176,7 @@ class MoveStack(_Move):
         return f"stack {_xy(self.from_)}>{_xy(self.to)}"
 
 
+@mypyc_attr(acyclic=True)
 class FollowUpSkip(_Seated):
     """Decline the optional follow-up of a special tile (SP1, SP2)."""
 

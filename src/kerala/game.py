@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from kerala.actions import (
     Decision,
     FollowUpSkip,
@@ -55,6 +57,7 @@ from kerala.grounds import (
     STRIDE,
     Grounds,
     KeyObject,
+    Stack,
     cell,
     key,
     key_object,
@@ -64,7 +67,16 @@ from kerala.grounds import (
 from kerala.pickled import Reduced, reduced
 from kerala.playerview import GroundsView, PlayerView
 from kerala.scoring import ScoreBreakdown, rank, score_grounds
-from kerala.tiles import COLORS, EDGES, MOVE_ELEPHANT, MOVE_TILE, TileSet, TileType, load_tileset
+from kerala.tiles import (
+    ALL_TILE_TYPES,
+    COLORS,
+    EDGES,
+    MOVE_ELEPHANT,
+    MOVE_TILE,
+    TileSet,
+    TileType,
+    load_tileset,
+)
 from kerala.vocabulary import PHASE_NAMES, Removal, Special
 
 #: docs/rules.md S3: how many tiles leave the game before play, by player count.
@@ -115,6 +127,7 @@ def _move_stack(seat: int, frm: tuple[int, int], to: tuple[int, int]) -> MoveSta
     return MoveStack(seat=seat, from_=frm, to=to)
 
 
+@mypyc_attr(acyclic=True)
 class _PlaceOptions:
     """Every placement of one tile type from one elephant cell, and the lists without a target.
 
@@ -132,9 +145,9 @@ class _PlaceOptions:
             self.every = tuple([_place(seat, t, to, frm, e) for to in targets for e in EDGES])
         else:
             self.every = tuple([_place(seat, t, to, frm, None) for to in targets])
-        self.without: dict[int, tuple[Place, ...]] | None = None
+        self.without: dict[KeyObject, tuple[Place, ...]] | None = None
 
-    def but(self, tk: int) -> tuple[Place, ...]:
+    def but(self, tk: KeyObject) -> tuple[Place, ...]:
         w = self.without
         if w is None:
             w = self.without = {}
@@ -145,8 +158,9 @@ class _PlaceOptions:
         return decs
 
 
-class _FollowUps(dict[int, _F]):
-    """Follow-up decisions of one seat from one source cell, by target key, made on demand."""
+class _FollowUps(dict[KeyObject, _F]):
+    """Follow-up decisions of one seat from one source cell, by target key, made on demand.
+    Keys stay the grounds' key objects (grounds.KeyObject), so the lookups hit by identity."""
 
     __slots__ = ("factory", "seat", "src")
 
@@ -156,16 +170,19 @@ class _FollowUps(dict[int, _F]):
         self.seat = seat
         self.src = cell(src)
 
-    def __missing__(self, tk: int) -> _F:
+    def __missing__(self, tk: KeyObject) -> _F:
         d: _F = self.factory(self.seat, self.src, cell(tk))
         self[tk] = d
         return d
 
 
-# Per seat: {tile index + 64 * from key: placements}; {source key: follow-ups by target}.
-_PLACE_CACHE: list[dict[int, _PlaceOptions]] = [{} for _ in COLORS]
-_SP1_CACHE: list[dict[int, _FollowUps[MoveElephant]]] = [{} for _ in COLORS]
-_SP2_CACHE: list[dict[int, _FollowUps[MoveStack]]] = [{} for _ in COLORS]
+# Per seat: by tile index, {from key: placements}; {source key: follow-ups by target}. The
+# from keys are the grounds' key objects, so the lookups hit by identity (grounds.KeyObject).
+_PLACE_CACHE: list[list[dict[KeyObject, _PlaceOptions]]] = [
+    [{} for _ in ALL_TILE_TYPES] for _ in COLORS
+]
+_SP1_CACHE: list[dict[KeyObject, _FollowUps[MoveElephant]]] = [{} for _ in COLORS]
+_SP2_CACHE: list[dict[KeyObject, _FollowUps[MoveStack]]] = [{} for _ in COLORS]
 _BUILDERS: Final[dict[type, Callable[[int, tuple[int, int], tuple[int, int]], Any]]] = {
     MoveElephant: _move_elephant,
     MoveStack: _move_stack,
@@ -173,18 +190,20 @@ _BUILDERS: Final[dict[type, Callable[[int, tuple[int, int], tuple[int, int]], An
 _PASS: Final = tuple(Pass(s) for s in range(len(COLORS)))
 _SKIP: Final = tuple(FollowUpSkip(s) for s in range(len(COLORS)))
 _CACHE_LIMIT: Final = 100_000
+#: Per seat and tile type: about as many placements in all as :data:`_CACHE_LIMIT`.
+_PLACE_LIMIT: Final = 2_000
 
 
-def _place_options(seat: int, t: TileType, fk: int) -> _PlaceOptions:
-    table = _PLACE_CACHE[seat]
-    if len(table) > _CACHE_LIMIT:
+def _place_options(seat: int, t: TileType, fk: KeyObject) -> _PlaceOptions:
+    table = _PLACE_CACHE[seat][t.index]
+    if len(table) > _PLACE_LIMIT:
         table.clear()
-    opts = table[fk * 64 + t.index] = _PlaceOptions(seat, t, fk)
+    opts = table[fk] = _PlaceOptions(seat, t, fk)
     return opts
 
 
 def _follow_ups(
-    table: list[dict[int, _FollowUps[_F]]], factory: type[_F], seat: int, src: int
+    table: list[dict[KeyObject, _FollowUps[_F]]], factory: type[_F], seat: int, src: KeyObject
 ) -> _FollowUps[_F]:
     per_seat = table[seat]
     d = per_seat.get(src)
@@ -198,19 +217,19 @@ def _follow_ups(
 def place_decisions(g: Grounds, seat: int, tiles: Iterable[TileType]) -> list[Decision]:
     """Every legal placement (P1–P4) of each of ``tiles`` (distinct types) on grounds ``g``,
     and the pass when one is left (G3): a turn's decisions, whatever the display holds."""
-    e0, e1 = g.elephants
-    cache = _PLACE_CACHE[seat]
+    els: list[KeyObject] = g.elephants
+    e0: KeyObject = els[0]
+    e1: KeyObject = els[1]
+    by_tile = _PLACE_CACHE[seat]
     out: list[Decision] = []
     # P4: a target must not hold the other elephant (a symmetric question).
     blocked = e1 - e0 in _NEIGHBOUR_SET
-    base = e0 * 64
     for t in tiles:
-        opts = cache.get(base + t.index) or _place_options(seat, t, e0)
+        opts = by_tile[t.index].get(e0) or _place_options(seat, t, e0)
         out += opts.but(e1) if blocked else opts.every
     if e1 != e0:
-        base = e1 * 64
         for t in tiles:
-            opts = cache.get(base + t.index) or _place_options(seat, t, e1)
+            opts = by_tile[t.index].get(e1) or _place_options(seat, t, e1)
             out += opts.but(e0) if blocked else opts.every
     if g.passes < MAX_PASSES:
         out.append(_PASS[seat])
@@ -250,8 +269,9 @@ def apply_to_grounds(g: Grounds, d: Decision) -> None:
 
 def sp1_moves(g: Grounds, seat: int) -> list[Decision]:
     """SP1: either elephant to any other stack without an elephant."""
-    els = g.elephants
-    targets = [k for k in g.stacks if k not in els]
+    els: list[KeyObject] = g.elephants
+    stacks: dict[KeyObject, Stack] = g.stacks
+    targets = [k for k in stacks if k not in els]
     out: list[Decision] = []
     if not targets:
         return out
@@ -338,6 +358,7 @@ _STATE_FIELDS: Final = (
 )
 
 
+@mypyc_attr(acyclic=True)
 class GameState:
     """The whole state of one game, hidden information included. See the module docstring."""
 

@@ -16,7 +16,10 @@ tile('blue:start')
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from kerala.pickled import Reduced
 from kerala.tiles import EDGE_DELTA, START_TILES, Color, Edge, TileType
@@ -28,8 +31,13 @@ Placed = tuple[TileType, Edge | None]
 Stack = tuple[Placed, ...]
 
 #: Key arithmetic: ``key((x, y)) == (x + OFFSET) * STRIDE + y + OFFSET``; east is ``+STRIDE``.
+#: Keys sort as their cells do, by x and then y, since ``y + OFFSET`` stays below ``STRIDE``.
 OFFSET: Final = 1 << 11
-STRIDE: Final = 1 << 12
+#: Not a power of two: an int hashes to itself and a dict or set finds its first slot by the
+#: hash's low bits, which with ``1 << 12`` hold y alone, so the cells of a row all started in
+#: the same slot. ``4096 + 83`` spreads a grounds' cells, and the caches' windows of cells,
+#: over the slots (about 1.06 probes a lookup instead of 2.2; docs/engine.md, "Speed").
+STRIDE: Final = (1 << 12) + 83
 _OFFSET: Final = OFFSET
 _STRIDE: Final = STRIDE
 #: Neighbour offsets of a cell key, in the order N, E, S, W.
@@ -163,7 +171,7 @@ def _tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
 EULER_ADD, EULER_PART = _tables()
 
 
-def ring_mask(stacks: dict[CellKey, Stack] | set[CellKey], k: CellKey) -> int:
+def ring_mask(stacks: dict[CellKey, Stack], k: CellKey) -> int:
     """The 8-neighbourhood mask of cell key ``k`` (see :data:`RING`)."""
     return _ring_masks(stacks, (k,))[0]
 
@@ -256,7 +264,9 @@ FrontierMask = int
 def sp2_plan(g: Grounds) -> tuple[list[KeyObject], list[KeyObject], list[FrontierMask]]:
     """docs/rules.md SP2, for a connected grounds: the empty cells next to it (the *frontier*, each
     a destination candidate), the sources, and for each source the frontier cells that are no
-    destination for it (a :data:`FrontierMask`).
+    destination for it (a :data:`FrontierMask`). The frontier comes in the order it is met:
+    stack by stack as they were laid, and N, E, S, W around each; the sources in the order
+    their stacks were laid. So the SP2 moves are listed in an order that no hash decides.
 
     A source holds no elephant, has an empty side and does not split the grounds. A
     destination touches a stack other than the source, and the move makes no hole.
@@ -273,11 +283,10 @@ def sp2_plan(g: Grounds) -> tuple[list[KeyObject], list[KeyObject], list[Frontie
     and ring keys.
     """
     stacks: dict[KeyObject, Stack] = g.stacks
-    near: set[KeyObject] = set()
-    for ns in map(_NEIGHBOURS.__getitem__, stacks):
-        near.update(ns)
-    near.difference_update(stacks)
-    frontier: list[KeyObject] = list(near)
+    # The frontier in the order it is met: by stack as laid, then N, E, S, W around each (a
+    # dict keeps that order; a set's would follow the keys' hashes).
+    near = dict.fromkeys(chain.from_iterable(map(_NEIGHBOURS.__getitem__, stacks)))
+    frontier: list[KeyObject] = [k for k in near if k not in stacks]
     masks, closing, fates = _fates(stacks, frontier)
     if sum(map(EULER_PART.__getitem__, masks)) != 4:
         sources, drops = _plan_with_holes(g, frontier, closing, fates)
@@ -340,8 +349,9 @@ def _sources(g: Grounds) -> list[KeyObject]:
 _RINGS: Final = _KeysAround(RING)
 
 
-def _ring_masks(st: dict[CellKey, Stack] | set[CellKey], cells: Iterable[CellKey]) -> list[int]:
-    """The 8-neighbourhood masks of ``cells`` (see :data:`RING`), in one pass."""
+def _ring_masks(st: dict[CellKey, Stack], cells: Iterable[CellKey]) -> list[int]:
+    """The 8-neighbourhood masks of ``cells`` (see :data:`RING`), in one pass. (A dict, not
+    a set or either: compiled, a membership test in a known dict is a direct call.)"""
     return [
         (r[0] in st)
         + 2 * (r[1] in st)
@@ -482,6 +492,7 @@ def _low_link(
     return low
 
 
+@mypyc_attr(acyclic=True)
 class Grounds:
     """Mutable festival grounds of one player; the game state owns one per seat."""
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, cast
 
+from mypy_extensions import mypyc_attr
+
 from kerala.errors import IllegalRemovalError
 from kerala.grounds import EDGE_KEY_DELTA, Grounds, KeyObject, Stack, cell, key, neighbour_keys
 from kerala.pickled import Reduced, reduced
@@ -72,6 +74,7 @@ class ScoreBreakdown:
         return reduced(self)
 
 
+@mypyc_attr(acyclic=True)
 class Area:
     """One of SC1's areas: its number, color (and the color's place in ``COLORS``, its hue),
     cells, tiles and symbols (see :func:`color_areas`)."""
@@ -311,6 +314,7 @@ def _best(
     return search.best
 
 
+@mypyc_attr(acyclic=True)
 class _Search:
     """Branch and bound over the colors' kept-sets (a class, not a closure: no ref cycle)."""
 

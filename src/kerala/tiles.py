@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from kerala.errors import TileSetError
 from kerala.pickled import Reduced, reduced
 from kerala.vocabulary import SPECIAL_OF, Special
@@ -83,6 +85,7 @@ def _kinds_of(color: Color) -> list[str]:
     return kinds
 
 
+@mypyc_attr(acyclic=True)
 class TileType:
     """One tile type. Obtain instances with :func:`tile`; never construct them directly."""
 
