@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "kerala"
 #: The engine and the pure modules beside it: standard library only, no I/O.
 CORE = (
     "tiles", "grounds", "actions", "scoring", "playerview", "game", "views", "notation",
-    "errors", "names", "gridtext", "clocks", "vocabulary", "pickled", "frozen",
+    "errors", "names", "gridtext", "clocks", "vocabulary", "pickled", "frozen", "chance",
 )  # fmt: skip
 #: The parts above the engine, each a package.
 PARTS = ("bots", "tui", "envs", "server")

@@ -42,6 +42,7 @@ Form = Literal["compiled", "pure"]
 #: outside the engine, which compiled classes refuse.
 ENGINE_MODULES: Final = (
     "actions",
+    "chance",
     "game",
     "grounds",
     "playerview",

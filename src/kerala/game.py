@@ -49,6 +49,7 @@ from kerala.actions import (
     cell_json,
     parse_decision,
 )
+from kerala.chance import shuffle
 from kerala.errors import IllegalDecisionError, IllegalDrawError, SetupError, shown_as_json
 from kerala.grounds import (
     LIMIT,
@@ -936,7 +937,7 @@ class GameState:
         keep: list[TileType] = []
         for t in self._bag:
             (keep if t.color in played else pool).append(t)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         k = self.to_remove
         keep.extend(pool[k:])
         return pool[:k], keep

@@ -26,6 +26,7 @@ import random
 from collections import Counter
 
 from kerala.actions import Decision
+from kerala.chance import shuffle
 from kerala.game import GameState, Phase
 from kerala.grounds import key
 from kerala.playerview import GroundsView, PlayerView, view_from_json
@@ -50,7 +51,7 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
         bag = unseen
     else:
         candidates = [t for t in unseen if t.color not in player_colors]
-        rng.shuffle(candidates)
+        shuffle(rng, candidates)
         if phase == Phase.REMOVAL:
             removed = []
             pool = candidates
@@ -60,7 +61,7 @@ def sample_state(view: PlayerView, rng: random.Random) -> GameState:
             rest = Counter(unseen)
             rest.subtract(removed)
             bag = list((+rest).elements())
-    rng.shuffle(bag)
+    shuffle(rng, bag)
     log: list[TileType | Decision] = []
     for drawn, decs in view.rounds:
         log.extend(drawn)

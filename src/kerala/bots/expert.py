@@ -49,6 +49,7 @@ from kerala.bots import BotSpecError, register_bot
 from kerala.bots.evaluation import Weights, apply_to_grounds, evaluate, follow_ups, value_after
 from kerala.bots.greedy import best_follow_up_value
 from kerala.bots.mcts import MCTSBot, mcts_from_options, played_tiles
+from kerala.chance import sample
 from kerala.game import MAX_PASSES, GameState, Phase, place_decisions
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -201,7 +202,7 @@ class ExpertBot(MCTSBot):
         fixed_bag = base.bag
         while samples < max_samples and not out_of_time:
             bag = base.hidden_redrawn(rng)[1] if redraw else fixed_bag
-            shown = rng.sample(bag, n)
+            shown = sample(rng, bag, n)
             for i in range(m):
                 zs[i] = nxt.margin(i, shown) / temp
                 if clock() > deadline:

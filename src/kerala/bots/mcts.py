@@ -56,6 +56,7 @@ from kerala.bots.evaluation import (
     useful_move_stacks,
 )
 from kerala.bots.greedy import best_follow_up_value, score_decisions, weights_option
+from kerala.chance import sample
 from kerala.game import GameState, Phase
 from kerala.grounds import Grounds
 from kerala.scoring import score_grounds
@@ -390,7 +391,7 @@ class MCTSBot:
             legal = useful_move_stacks(g, legal)
         width = self.rollout_width
         if len(legal) > width:
-            picks = rng.sample(legal, width)
+            picks = sample(rng, legal, width)
             if state.phase == Phase.FOLLOW_UP:
                 picks.append(legal[0])  # skipping is always worth a look
             legal = picks
