@@ -14,7 +14,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +38,26 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-async def until(cond: Callable[[], bool], timeout: float, what: str) -> float:
-    """:func:`wait_for` on the event loop; the seconds it took."""
+async def until(
+    cond: Callable[[], bool],
+    timeout: float,
+    what: str,
+    tasks: Sequence[asyncio.Task[None]] = (),
+    state: Callable[[], object] | None = None,
+) -> float:
+    """:func:`wait_for` on the event loop; the seconds it took. A player's task that ended
+    with an error fails the wait at once with that error (it would otherwise only look like a
+    game that stopped moving); ``state()`` is added to the message of a timeout."""
     start = time.monotonic()
     while not cond():
-        assert time.monotonic() - start < timeout, f"not within {timeout} s: {what}"
+        for t in tasks:
+            if t.done() and not t.cancelled() and t.exception() is not None:
+                raise AssertionError(f"a player failed while waiting for {what}") from (
+                    t.exception()
+                )
+        if time.monotonic() - start >= timeout:
+            seen = "" if state is None else f" ({state()})"
+            raise AssertionError(f"not within {timeout} s: {what}{seen}")
         await asyncio.sleep(0.05)
     return time.monotonic() - start
 
@@ -152,6 +167,13 @@ class Player:
         self.closes: list[int] = []
         self.silent_drops: list[str] = []
         self.over = False
+
+    def summary(self) -> str:
+        """What the player saw, for a failure's message."""
+        return (
+            f"last {self.last}{' over' if self.over else ''}, {len(self.errors)} errors,"
+            f" closes {self.closes}"
+        )
 
     def url(self) -> str:
         since = f"?since={self.last}" if self.last else ""

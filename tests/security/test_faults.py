@@ -61,6 +61,11 @@ def test_redis_down_10_s_then_every_cross_process_game_moves_again_without_a_rel
         games = [new_game(a.http) for _ in range(3)]
         players = {gid: players_of([a, b], gid, tokens) for gid, tokens in games}
 
+        def state() -> str:
+            return "; ".join(
+                f"game {gid}: " + " / ".join(p.summary() for p in ps) for gid, ps in players.items()
+            )
+
         async def scenario() -> float:
             tasks = [asyncio.create_task(p.run()) for ps in players.values() for p in ps]
             try:
@@ -68,6 +73,8 @@ def test_redis_down_10_s_then_every_cross_process_game_moves_again_without_a_rel
                     lambda: all(p.last >= 3 for ps in players.values() for p in ps),
                     30,
                     "every game under way",
+                    tasks,
+                    state,
                 )
                 private.kill()
                 # The fault itself: Redis away for 10 s while the players go on.
@@ -80,6 +87,8 @@ def test_redis_down_10_s_then_every_cross_process_game_moves_again_without_a_rel
                     ),
                     10,
                     "every game moves again after Redis is back",
+                    tasks,
+                    lambda: f"stuck at {stuck}; {state()}",
                 )
                 return took
             finally:
@@ -145,6 +154,7 @@ def play_through(server: Server, restart: PrivatePostgres | None, games: int = 2
                 lambda: all(p.last >= 3 for ps in players.values() for p in ps),
                 30,
                 "every game under way",
+                tasks[:-1],
             )
             if restart is not None:
                 await asyncio.to_thread(restart.restart)
@@ -164,6 +174,8 @@ def play_through(server: Server, restart: PrivatePostgres | None, games: int = 2
                 lambda: all(min(p.last for p in ps) > moved[g] + 3 for g, ps in players.items()),
                 30,
                 "every game moves on after the fault",
+                tasks[:-1],
+                lambda: " / ".join(p.summary() for ps in players.values() for p in ps),
             )
             print(
                 f"{refused()} WebSocket and {prober.unavailable} HTTP 503s; every game moved"
