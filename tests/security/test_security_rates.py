@@ -7,13 +7,16 @@ few more through, and a per-minute rate sometimes put a test across that edge.""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import socket
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS, AppFactory, auth, choose, create, game_socket, tokens_of
 
+from kerala.server.ratelimit import RateLimited, RateLimiter
 from kerala.server.settings import Settings
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -181,3 +184,37 @@ def test_an_empty_rate_setting_means_no_limit(make_client: AppFactory) -> None:
     client = make_client(rate_create="")
     for _ in range(40):
         create(client)
+
+
+def test_while_redis_is_away_a_process_counts_alone_and_asks_redis_again_after_5_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis away: the first check fails over to this process's counters, and the next ones
+    are counted here without asking Redis again until 5 s have passed (a check counted here
+    does not end the wait), so an outage costs one failed Redis request per 5 s."""
+    with socket.socket() as s:  # a port where nothing listens: every Redis request fails
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    limiter = RateLimiter(Settings(redis=f"redis://127.0.0.1:{port}/0", rate_decide="5/second"))
+    asked: list[tuple[Any, ...]] = []
+    shared_test = limiter._shared.test
+
+    async def counted(*args: Any) -> bool:
+        asked.append(args)
+        return await shared_test(*args)
+
+    monkeypatch.setattr(limiter._shared, "test", counted)
+
+    async def checks(n: int, client: str) -> None:
+        for _ in range(n):
+            await limiter.check("decide", client)
+
+    asyncio.run(checks(4, "192.0.2.1"))  # all counted, the first one after asking Redis
+    assert len(asked) == 1
+    with pytest.raises(RateLimited):  # counted here: the fifth of one second passes, not a sixth
+        asyncio.run(checks(2, "192.0.2.1"))
+    assert len(asked) == 1
+    assert limiter._shared_failed_at is not None
+    limiter._shared_failed_at -= 5.1  # as if 5.1 s had passed
+    asyncio.run(checks(1, "192.0.2.2"))
+    assert len(asked) == 2

@@ -29,6 +29,7 @@ class Server:
             "KERALA_BOT_DELAY": "0",
             **env,
         }
+        self.log_path = log
         self.log = log.open("a")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kerala", "serve", "--port", "0", "--db", db_url, *args],
@@ -54,6 +55,10 @@ class Server:
             assert time.monotonic() < deadline, "the server did not come up"
             assert self.proc.poll() is None, "the server exited"
             time.sleep(0.05)
+
+    def log_text(self) -> str:
+        """What the server wrote to its log so far."""
+        return self.log_path.read_text(errors="replace")
 
     def kill9(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)

@@ -25,10 +25,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from redis.exceptions import RedisError
 from starlette.concurrency import run_in_threadpool
 
 from kerala.server.background import stop_task
 from kerala.server.domain import BadToken, Conflict, InvalidRequest
+from kerala.server.errors import database_fault
 from kerala.server.matchmaking import CONTROLS, Group, Ticket, TicketError, pair
 from kerala.server.service import GameService
 from kerala.server.settings import Settings
@@ -344,8 +346,13 @@ class QuickMatch:
                 await self.pass_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a lost Redis or database: the next pass tries again
-                log.exception("quick match: a pairing pass failed")
+            except (RedisError, OSError) as e:  # Redis away: one line, the next pass tries again
+                log.warning("quick match: a pairing pass failed, Redis away (%s)", e)
+            except Exception as e:
+                if not database_fault(e):  # not a passing fault: its traceback is wanted
+                    log.exception("quick match: a pairing pass failed")
+                else:
+                    log.warning("quick match: a pairing pass failed, database away (%s)", e)
 
     async def pass_once(self, now: float | None = None) -> list[Group]:
         """One pairing pass, if this process holds the pairer's lock; the games it started."""

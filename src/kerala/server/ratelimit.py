@@ -116,8 +116,9 @@ class RateLimiter:
         windows = self.limits.get(action)
         if not windows:
             return
+        limiter = await self._limiter()
         try:
-            await self._check(await self._limiter(), action, client, windows)
+            await self._check(limiter, action, client, windows)
         except RateLimited:
             raise
         except Exception as e:  # the shared counters failed (Redis down): count here
@@ -126,7 +127,9 @@ class RateLimiter:
             self._shared_failed_at = time.monotonic()
             await self._check(self._local, action, client, windows)
         else:
-            self._shared_failed_at = None
+            # Only a check that Redis answered ends the while: one counted here does not.
+            if limiter is self._shared:
+                self._shared_failed_at = None
 
     @staticmethod
     async def _check(
