@@ -559,6 +559,37 @@ def test_simulate_ctrl_c_stops_within_2_s_and_keeps_whole_records(
     assert f"{m.group(1)} games, 2 players" in stdout  # the summary of what was finished
 
 
+@pytest.mark.parametrize("when", ["after", "during"])
+def test_simulate_ctrl_c_while_a_record_is_written_counts_exactly_the_records_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], when: str
+) -> None:
+    """Ctrl-C lands while the third game's record is written: just after the file is whole
+    (it counts), or before (no file, and it does not count). Either way the count said is the
+    number of records on disk."""
+    import kerala.cli
+
+    write = kerala.cli.write_atomic
+    written: list[Path] = []
+
+    def ctrl_c_at_the_third(path: Path, text: str) -> None:
+        if len(written) == 2:
+            if when == "after":
+                write(path, text)
+            raise KeyboardInterrupt
+        write(path, text)
+        written.append(path)
+
+    monkeypatch.setattr(kerala.cli, "write_atomic", ctrl_c_at_the_third)
+    out = tmp_path / "records"
+    with pytest.raises(SystemExit) as e:
+        kerala.cli.main(["simulate", "--games", "5", "--records", str(out), "--seed", "5"])
+    assert e.value.code == 130
+    files = sorted(out.glob("game-*.json"))
+    assert len(files) == (3 if when == "after" else 2)
+    said = capsys.readouterr().err
+    assert f"interrupted: {len(files)} of 5 games finished" in " ".join(said.split()), said
+
+
 def _progress_counts(args: list[str], total: int) -> tuple[list[tuple[float, int]], str]:
     """Run ``kerala`` in an 80x24 pty; the ``done/total`` counts seen, with their times."""
     import pexpect

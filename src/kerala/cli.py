@@ -445,6 +445,10 @@ def _positive_seconds(value: float) -> float:
     return value
 
 
+def _record_path(records: Path, result: dict[str, Any]) -> Path:
+    return records / f"game-{result['index']:05d}.json"
+
+
 @app.command()
 def simulate(
     games: Annotated[int, typer.Option(min=1, metavar="N", help="number of games")] = 100,
@@ -487,15 +491,26 @@ def simulate(
     interrupted = False
     with progress_bar(games, enabled=err_console.is_terminal) as progress:
         task = progress.add_task("games", total=games)
+        # A game received but not yet counted when Ctrl-C comes: counted if its record is
+        # whole on disk (or none is asked for), so the count always matches the files.
+        received: dict[str, Any] | None = None
         try:
             for r in run_tasks(_simulate_one, tasks, jobs):
+                received = r
                 if records is not None:
-                    path = records / f"game-{r['index']:05d}.json"
-                    write_atomic(path, json.dumps(r.pop("record"), indent=1))
+                    write_atomic(_record_path(records, r), json.dumps(r.pop("record"), indent=1))
                 results.append(r)
+                received = None
                 progress.advance(task)
         except KeyboardInterrupt:
             interrupted = True
+            if (
+                received is not None
+                and (not results or results[-1] is not received)
+                and (records is None or _record_path(records, received).exists())
+            ):
+                received.pop("record", None)
+                results.append(received)
     results.sort(key=lambda r: r["index"])
     if interrupted:
         where = f"; their records are in {records}" if records is not None and results else ""
