@@ -509,7 +509,6 @@ def simulate(
                 and (not results or results[-1] is not received)
                 and (records is None or _record_path(records, received).exists())
             ):
-                received.pop("record", None)
                 results.append(received)
     results.sort(key=lambda r: r["index"])
     if interrupted:

@@ -346,13 +346,11 @@ class QuickMatch:
                 await self.pass_once()
             except asyncio.CancelledError:
                 raise
-            except (RedisError, OSError) as e:  # Redis away: one line, the next pass tries again
-                log.warning("quick match: a pairing pass failed, Redis away (%s)", e)
-            except Exception as e:
-                if not database_fault(e):  # not a passing fault: its traceback is wanted
+            except Exception as e:  # the next pass tries again
+                if isinstance(e, RedisError | OSError) or database_fault(e):  # a passing fault
+                    log.warning("quick match: a pairing pass failed (%s)", e)
+                else:  # a bug: its traceback is wanted
                     log.exception("quick match: a pairing pass failed")
-                else:
-                    log.warning("quick match: a pairing pass failed, database away (%s)", e)
 
     async def pass_once(self, now: float | None = None) -> list[Group]:
         """One pairing pass, if this process holds the pairer's lock; the games it started."""
