@@ -204,7 +204,8 @@ def play_through(server: Server, restart: PrivatePostgres | None, games: int = 2
     for gid, ps in players.items():
         check_no_silent_drop(ps)
         check_nothing_lost_or_doubled(server.http, gid, ps)
-    assert server.http.get("/api/ready").json()["ready"] is True
+    ready = server.http.get("/api/ready")
+    assert ready.json()["ready"] is True, ready.text
 
 
 def test_postgresql_fast_restart_gives_json_503s_and_no_silent_socket_drop(
