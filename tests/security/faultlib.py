@@ -10,6 +10,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -92,6 +93,16 @@ class PrivateRedis:
         )
         wait_for(self._answers, 10, "the private Redis answers")
 
+    def freeze(self) -> None:
+        """Hang Redis (``SIGSTOP``): its sockets stay open and answer nothing, as with a
+        frozen process or a lost network, until :meth:`thaw`."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     def kill(self) -> None:
         if self.proc is not None:
             self.proc.kill()
@@ -167,6 +178,8 @@ class Player:
         self.closes: list[int] = []
         self.silent_drops: list[str] = []
         self.over = False
+        #: When (``time.monotonic()``) each event or sync was seen.
+        self.seen_at: list[float] = []
 
     def summary(self) -> str:
         """What the player saw, for a failure's message."""
@@ -209,6 +222,8 @@ class Player:
                 if msg["status"] == 503 and pending:
                     retry_at = loop.time() + 0.3
                 continue
+            if msg["type"] in ("sync", "event"):
+                self.seen_at.append(time.monotonic())
             if msg["type"] == "sync":
                 self.last = msg["event_number"]
             elif msg["type"] == "event":

@@ -5,6 +5,7 @@ that a test breaks are its own (faultlib.py), never the shared ones."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import resource
 import threading
 import time
@@ -140,6 +141,66 @@ def test_redis_down_leaves_every_process_ready_and_decisions_working(
             headers={"Authorization": f"Bearer {tokens[0]}"},
         )
         assert r.status_code == 200, r.text
+    finally:
+        server.stop()
+        private.kill()
+
+
+def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_path: Path) -> None:
+    """Redis hangs (``SIGSTOP``: its sockets answer nothing) for 8 s while a game of two people
+    and a game against a bot go on in one process. The rate limits and the bot leases wait on
+    it at most ``KERALA_REDIS_TIMEOUT`` (0.5 s), then do without it for 5 s, and only one
+    request asks again: no game waits 2.5 s for an event (the socket timeout alone would hold
+    every decision 5 s of each 10), and readiness says so at once."""
+    private = PrivateRedis(tmp_path)
+    server = Server(sqlite_url, tmp_path / "server.log", "--redis", private.url)
+    try:
+        gid, tokens = new_game(server.http)
+        people = players_of([server, server], gid, tokens)
+        seats = [
+            {"name": "Ada", "color": "blue"},
+            {"name": "Bot", "color": "red", "kind": "bot", "level": "random"},
+        ]
+        r = server.http.post("/api/games", json={"seats": seats})
+        assert r.status_code == 201, r.text
+        vs_bot = Player(server.ws_url, r.json()["id"], r.json()["invites"][0]["token"], 2, 0.1)
+        players = [*people, vs_bot]
+        frozen: list[float] = []
+
+        async def scenario() -> None:
+            tasks = [asyncio.create_task(p.run()) for p in players]
+            try:
+                await until(lambda: all(p.last >= 2 for p in players), 30, "games under way", tasks)
+                private.freeze()
+                frozen.append(time.monotonic())
+                asked = time.monotonic()
+                ready = await asyncio.to_thread(server.http.get, "/api/ready")
+                frozen.append(time.monotonic() - asked)
+                assert ready.status_code == 200, ready.text
+                assert ready.json()["redis"].startswith("degraded"), ready.text
+                await asyncio.sleep(8)
+            finally:
+                private.thaw()
+                frozen.append(time.monotonic())
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run(scenario())
+        start, ready_took, end = frozen
+        for p in players:
+            seen = [start, *(t for t in p.seen_at if start < t < end), end]
+            if p.over:  # the game ended while Redis hung: no wait after its last event
+                seen.pop()
+            longest = max(b - a for a, b in itertools.pairwise(seen))
+            assert longest < 2.5, f"game {p.gid} waited {longest:.1f} s: {p.summary()}"
+            print(f"game {p.gid}: {len(seen) - 2} events, the longest wait {longest:.2f} s")
+        assert ready_took < 2, f"readiness took {ready_took:.1f} s with Redis hung"
+        check_no_silent_drop(people)
+        check_nothing_lost_or_doubled(server.http, gid, people)
+        log = server.log_text()
+        assert "Traceback" not in log, log[-3000:]
+        assert "rate limits: Redis failed" in log and "bot leases: Redis failed" in log, log
     finally:
         server.stop()
         private.kill()

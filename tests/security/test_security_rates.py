@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS, AppFactory, auth, choose, create, game_socket, tokens_of
 
+from kerala.server.breaker import PAUSE, Breaker, RedisAway
 from kerala.server.ratelimit import RateLimited, RateLimiter
 from kerala.server.settings import Settings
 
@@ -197,6 +198,7 @@ def test_while_redis_is_away_a_process_counts_alone_and_asks_redis_again_after_5
         port = s.getsockname()[1]
     limiter = RateLimiter(Settings(redis=f"redis://127.0.0.1:{port}/0", rate_decide="5/second"))
     asked: list[tuple[Any, ...]] = []
+    assert limiter._shared is not None
     shared_test = limiter._shared.test
 
     async def counted(*args: Any) -> bool:
@@ -214,7 +216,59 @@ def test_while_redis_is_away_a_process_counts_alone_and_asks_redis_again_after_5
     with pytest.raises(RateLimited):  # counted here: the fifth of one second passes, not a sixth
         asyncio.run(checks(2, "192.0.2.1"))
     assert len(asked) == 1
-    assert limiter._shared_failed_at is not None
-    limiter._shared_failed_at -= 5.1  # as if 5.1 s had passed
+    assert limiter.breaker.failed_at is not None
+    limiter.breaker.failed_at -= 5.1  # as if 5.1 s had passed
     asyncio.run(checks(1, "192.0.2.2"))
     assert len(asked) == 2
+
+
+def test_a_redis_that_hangs_is_waited_on_for_the_timeout_then_one_request_alone_asks_again() -> (
+    None
+):
+    """A hung Redis costs one bounded wait per pause: the request past the timeout fails over,
+    the next ones do without Redis at once, and after the pause one request asks again while
+    the others still do without it; its answer ends the outage. An error that is not Redis's
+    passes through and changes nothing."""
+    breaker = Breaker("test", timeout=0.2, errors=(ConnectionError,))
+    asked: list[str] = []
+
+    async def scenario() -> None:
+        never, answer = asyncio.Event(), asyncio.Event()
+
+        async def hung() -> int:
+            asked.append("hung")
+            await never.wait()
+            return 0
+
+        async def answers() -> int:
+            asked.append("again")
+            await answer.wait()
+            return 7
+
+        async def not_asked() -> int:
+            asked.append("not asked")
+            return 0
+
+        async def refused() -> int:
+            raise ValueError("not Redis's fault")
+
+        with pytest.raises(ValueError):
+            await breaker.call(refused)
+        assert breaker.failed_at is None
+        with pytest.raises(RedisAway):
+            await breaker.call(hung)  # after 0.2 s
+        with pytest.raises(RedisAway):
+            await breaker.call(not_asked)
+        assert breaker.failed_at is not None
+        breaker.failed_at -= PAUSE + 0.1  # as if the pause had passed
+        again = asyncio.create_task(breaker.call(answers))
+        while "again" not in asked:
+            await asyncio.sleep(0)
+        with pytest.raises(RedisAway):
+            await breaker.call(not_asked)  # while one request asks again
+        answer.set()
+        assert await again == 7
+        assert breaker.failed_at is None and not breaker.away()
+
+    asyncio.run(scenario())
+    assert asked == ["hung", "again"]

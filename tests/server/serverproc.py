@@ -41,7 +41,12 @@ class Server:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-        assert m, f"the server did not print its address: {line!r} (log: {log})"
+        if m is None:
+            self.proc.wait(10)
+            tail = log.read_text()[-3000:]
+            raise AssertionError(
+                f"the server did not print its address: {line!r}; its log:\n{tail}"
+            )
         self.url = m.group(1)
         self.ws_url = "ws" + self.url[len("http") :]
         self.http = httpx.Client(base_url=self.url, timeout=10)

@@ -143,7 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub()
     chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix)
     mailer = make_mailer(mail_repo, settings)
-    broker = make_broker(settings.redis, settings.redis_prefix, settings.bot_lease)
+    broker = make_broker(
+        settings.redis, settings.redis_prefix, settings.bot_lease, settings.redis_timeout
+    )
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)
     announcer.bots_hear(bots.after)

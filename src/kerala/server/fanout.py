@@ -37,6 +37,7 @@ from typing import Protocol
 import orjson
 
 from kerala.server.background import stop_task
+from kerala.server.breaker import Breaker, RedisAway
 from kerala.server.domain import Event
 from kerala.server.hub import Hub
 from kerala.server.wire import Snapshot, dumpb
@@ -113,7 +114,7 @@ class RedisBroker:
 
     name = "redis"
 
-    def __init__(self, url: str, prefix: str, lease_seconds: float) -> None:
+    def __init__(self, url: str, prefix: str, lease_seconds: float, timeout: float = 0.5) -> None:
         import redis.asyncio as aioredis
 
         self._errors: tuple[type[BaseException], ...] = (
@@ -121,6 +122,10 @@ class RedisBroker:
             OSError,
             asyncio.TimeoutError,
         )
+        #: The leases are asked for on the way of a bot turn: a Redis that hangs must not hold
+        #: it (``KERALA_REDIS_TIMEOUT``; docs/security.md, "Faults").
+        self.leases = Breaker("bot leases", timeout, (aioredis.RedisError,))
+        self.timeout = timeout
         self.redis = aioredis.from_url(
             url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10
         )
@@ -211,33 +216,42 @@ class RedisBroker:
     async def acquire(self, game_id: str) -> bool:
         try:
             return bool(
-                await self.redis.set(self._lease_key(game_id), self.me, nx=True, px=self.lease_ms)
+                await self.leases.call(
+                    lambda: self.redis.set(
+                        self._lease_key(game_id), self.me, nx=True, px=self.lease_ms
+                    )
+                )
             )
-        except self._errors as e:
-            log.warning("Redis lease not checked (%s): running the bot turn", type(e).__name__)
-            return True
+        except RedisAway:
+            return True  # the lease not checked: this process runs the bot turn
 
     async def renew(self, game_id: str) -> bool:
         try:
-            done = await self.redis.eval(
-                _RENEW, 1, self._lease_key(game_id), self.me, self.lease_ms
+            key = self._lease_key(game_id)
+            return bool(
+                await self.leases.call(
+                    lambda: self.redis.eval(_RENEW, 1, key, self.me, self.lease_ms)
+                )
             )
-            return bool(done)
-        except self._errors:
+        except RedisAway:
             return True
 
     async def release(self, game_id: str) -> None:
-        with contextlib.suppress(*self._errors):
-            await self.redis.eval(_RELEASE, 1, self._lease_key(game_id), self.me)
+        with contextlib.suppress(RedisAway):
+            key = self._lease_key(game_id)
+            await self.leases.call(lambda: self.redis.eval(_RELEASE, 1, key, self.me))
 
     async def ping(self) -> None:
-        await self.redis.ping()
+        async with asyncio.timeout(self.timeout):
+            await self.redis.ping()
 
 
-def make_broker(redis_url: str | None, prefix: str, lease_seconds: float) -> Broker:
+def make_broker(
+    redis_url: str | None, prefix: str, lease_seconds: float, timeout: float = 0.5
+) -> Broker:
     """Redis when a URL is given, else the one-process broker."""
     if redis_url:
-        return RedisBroker(redis_url, prefix, lease_seconds)
+        return RedisBroker(redis_url, prefix, lease_seconds, timeout)
     return LocalBroker()
 
 

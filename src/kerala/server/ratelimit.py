@@ -22,17 +22,23 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.errors import StorageError
 
+from kerala.server.breaker import Breaker, RedisAway
 from kerala.server.errors import ApiError
 from kerala.server.settings import Settings
 
 log = logging.getLogger("kerala.server")
+
+T = TypeVar("T")
 
 
 def parse_rate(text: str) -> list[RateLimitItem]:
@@ -90,7 +96,8 @@ class RateLimiter:
             for name, value in settings.model_dump().items()
             if name.startswith("rate_") and isinstance(value, str)
         }
-        storage: Storage
+        #: The counters: in Redis, shared by the processes of one world, when it is set.
+        self._shared: SlidingWindowCounterRateLimiter | None = None
         if settings.redis is not None:
             storage = RedisStorage(
                 _redis_uri(settings.redis),
@@ -98,38 +105,27 @@ class RateLimiter:
                 key_prefix=f"{settings.redis_prefix}:rate",
                 wrap_exceptions=True,
             )
-        else:
-            storage = MemoryStorage()
-        self._shared = SlidingWindowCounterRateLimiter(storage)
+            self._shared = SlidingWindowCounterRateLimiter(storage)
+        #: This process's counters: all of them without Redis, and while Redis fails.
         self._local = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self._storage = storage
-        self._shared_failed_at: float | None = None
+        self.breaker = Breaker("rate limits", settings.redis_timeout, (StorageError,))
 
-    async def _limiter(self) -> SlidingWindowCounterRateLimiter:
-        # After a failure, this process counts on its own for a while before trying again.
-        if self._shared_failed_at is not None and time.monotonic() - self._shared_failed_at < 5:
-            return self._local
-        return self._shared
+    async def counted(self, op: Callable[[SlidingWindowCounterRateLimiter], Awaitable[T]]) -> T:
+        """``op`` on the shared counters, or on this process's while Redis fails (a limit is
+        never a reason to stop play, nor to wait on a Redis that hangs)."""
+        shared = self._shared
+        if shared is not None:
+            try:
+                return await self.breaker.call(lambda: op(shared))
+            except RedisAway:
+                pass
+        return await op(self._local)
 
     async def check(self, action: str, client: str) -> None:
         """Count one ``action`` by ``client``, or raise :class:`RateLimited` (nothing counted)."""
         windows = self.limits.get(action)
-        if not windows:
-            return
-        limiter = await self._limiter()
-        try:
-            await self._check(limiter, action, client, windows)
-        except RateLimited:
-            raise
-        except Exception as e:  # the shared counters failed (Redis down): count here
-            if self._shared_failed_at is None:
-                log.warning("rate limits count per process while Redis fails: %s", e)
-            self._shared_failed_at = time.monotonic()
-            await self._check(self._local, action, client, windows)
-        else:
-            # Only a check that Redis answered ends the while: one counted here does not.
-            if limiter is self._shared:
-                self._shared_failed_at = None
+        if windows:
+            await self.counted(lambda limiter: self._check(limiter, action, client, windows))
 
     @staticmethod
     async def _check(
@@ -175,13 +171,7 @@ class FailureCounter:
         windows = self.limiter.limits.get(self.action)
         if not windows:
             return None
-        try:
-            return await self._op(await self.limiter._limiter(), op, key, windows)
-        except Exception as e:
-            if self.limiter._shared_failed_at is None:
-                log.warning("sign-in lock-outs count per process while Redis fails: %s", e)
-            self.limiter._shared_failed_at = time.monotonic()
-            return await self._op(self.limiter._local, op, key, windows)
+        return await self.limiter.counted(lambda limiter: self._op(limiter, op, key, windows))
 
     async def _op(
         self,
