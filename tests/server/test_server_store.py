@@ -15,7 +15,15 @@ from fastapi.testclient import TestClient
 from serverlib import AppFactory, auth, choose, create, play_chosen, play_to_end, tokens_of
 
 from kerala.notation import read_record
-from kerala.server.store import Base, Committer, make_engine, migrate, safe_url, utcnow
+from kerala.server.store import (
+    Base,
+    Committer,
+    OneStatement,
+    make_engine,
+    migrate,
+    safe_url,
+    utcnow,
+)
 
 
 def test_migrations_build_exactly_the_models_schema(db_url: str) -> None:
@@ -280,3 +288,35 @@ def test_sqlite_durability_levels(sqlite_url: str) -> None:
             engine.dispose()
     with pytest.raises(ValueError, match="NORMAL or FULL"):
         make_engine(sqlite_url, "off")
+
+
+def test_a_writer_connection_broken_while_the_other_stays_busy_is_checked_before_its_next_write(
+    pg_url: str,
+) -> None:
+    """The writer's two PostgreSQL connections (transactions, and lone statements in autocommit)
+    are each checked before a write when *they* were idle over ``CHECK_IDLE``: lone decisions
+    keeping the autocommit one busy must not let a batch meet the other one dead, as after a
+    database restart (here its session is ended from outside)."""
+    migrate(pg_url)
+    engine = make_engine(pg_url)
+    committer = Committer(engine)
+
+    def pid(conn: sa.Connection) -> int:
+        return int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+
+    try:
+        batch_pid = committer.run(pid)  # a batch: the transaction connection
+        with engine.connect() as admin:
+            admin.exec_driver_sql(f"SELECT pg_terminate_backend({batch_pid})")
+            admin.commit()
+        idle_since = time.monotonic()
+        # Lone statements go on (the other connection) while the broken one idles past the
+        # check's threshold: the wait is the condition itself.
+        while time.monotonic() - idle_since < Committer.CHECK_IDLE * 1.5:
+            committer.run(OneStatement(pid))
+            time.sleep(Committer.CHECK_IDLE / 5)
+        assert committer.run(pid) != batch_pid  # a new connection, and no error
+        assert committer.health.failing() is None
+    finally:
+        committer.close()
+        engine.dispose()

@@ -616,7 +616,9 @@ class Committer:
         conn: Connection | None = None
         #: PostgreSQL: a second connection, in autocommit mode, for lone single statements.
         auto: Connection | None = None
-        last_used = time.monotonic()
+        # Each connection's own idle time: lone statements keeping ``auto`` busy say nothing
+        # of whether ``conn`` survived a database restart meanwhile.
+        conn_used = auto_used = time.monotonic()
         try:
             if self._autocommit:
                 try:
@@ -645,9 +647,10 @@ class Committer:
                         return
                     continue
                 outcomes: list[tuple[bool, Any]]
-                if self._autocommit and time.monotonic() - last_used > self.CHECK_IDLE:
-                    conn, auto = self._checked(conn), self._checked(auto)
-                if self._autocommit and len(batch) == 1 and isinstance(batch[0].fn, OneStatement):
+                lone = len(batch) == 1 and isinstance(batch[0].fn, OneStatement)
+                if self._autocommit and lone:
+                    if time.monotonic() - auto_used > self.CHECK_IDLE:
+                        auto = self._checked(auto)
                     try:
                         if auto is None:
                             auto = self.engine.connect().execution_options(
@@ -661,7 +664,10 @@ class Committer:
                             auto.invalidate()
                             auto.close()
                             auto = None
+                    auto_used = time.monotonic()
                 else:
+                    if self._autocommit and time.monotonic() - conn_used > self.CHECK_IDLE:
+                        conn = self._checked(conn)
                     try:
                         if conn is None:
                             conn = self.engine.connect()
@@ -675,7 +681,7 @@ class Committer:
                             conn.invalidate()
                             conn.close()
                             conn = None
-                last_used = time.monotonic()
+                    conn_used = time.monotonic()
                 for ok, value in outcomes:
                     if ok:
                         self.health.ok()
