@@ -567,8 +567,8 @@ def test_simulate_ctrl_c_while_a_record_is_written_counts_exactly_the_records_on
     (it counts), or before (no file, and it does not count). Either way the count said is the
     number of records on disk."""
     import kerala.cli
+    from kerala.files import write_atomic as write
 
-    write = kerala.cli.write_atomic
     written: list[Path] = []
 
     def ctrl_c_at_the_third(path: Path, text: str) -> None:

@@ -41,6 +41,7 @@ from kerala.console import (
     scoring_pad,
 )
 from kerala.errors import KeralaError, NotationError
+from kerala.files import write_atomic
 from kerala.game import Phase, new_game
 from kerala.gridtext import looks_like_json, parse_grid
 from kerala.grounds import Grounds
@@ -396,18 +397,6 @@ def _simulate_one(args: tuple[int, int, list[str], int, bool]) -> dict[str, Any]
             state, [{"name": f"{spec} #{i}", "bot": spec} for i, spec in enumerate(bot_specs)]
         )
     return out
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole: a reader sees no file or the whole file, never a part."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def _ignore_sigint() -> None:

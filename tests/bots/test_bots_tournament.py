@@ -520,3 +520,39 @@ def test_plots_without_matplotlib_are_refused_in_one_line_before_any_game(tmp_pa
     )
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["games"] == 2
+
+
+@pytest.mark.parametrize("when", ["after", "during"])
+def test_ctrl_c_while_a_record_is_saved_says_exactly_the_games_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], when: str
+) -> None:
+    """Ctrl-C lands while the third game's record is saved: just after the file took its name
+    (the game counts), or before (no file, no count). The count said is the records on disk,
+    which a resume keeps."""
+    import kerala.bots.tournament
+    import kerala.cli
+    from kerala.files import write_atomic as write
+
+    saved: list[Path] = []
+
+    def ctrl_c_at_the_third(path: Path, text: str) -> None:
+        if not path.name.startswith("game-"):
+            return write(path, text)  # the settings and the report
+        if len(saved) == 2:
+            if when == "after":
+                write(path, text)
+            raise KeyboardInterrupt
+        write(path, text)
+        saved.append(path)
+
+    monkeypatch.setattr(kerala.bots.tournament, "write_atomic", ctrl_c_at_the_third)
+    out = tmp_path / "t"
+    with pytest.raises(SystemExit) as e:
+        kerala.cli.main(
+            ["tournament", "--bots", "random,greedy", "--games", "6", "--out", str(out)]
+        )
+    assert e.value.code == 130
+    files = sorted((out / "records").glob("game-*.json"))
+    assert len(files) == (3 if when == "after" else 2)
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"interrupted: {len(files)} of 6 games finished, saved in" in said, said

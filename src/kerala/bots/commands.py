@@ -86,7 +86,7 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="print report.json to stdout")] = False,
 ) -> None:
     """Play a tournament between bots and report win rates, scores and ratings."""
-    from kerala.bots.tournament import TournamentError, run_tournament
+    from kerala.bots.tournament import Interrupted, TournamentError, run_tournament
     from kerala.console import err_console, fail, progress_bar
 
     entries = [s.strip() for s in bots.split(",") if s.strip()]
@@ -119,9 +119,9 @@ def tournament(
         except TournamentError as e:
             progress.stop()
             fail(str(e))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             progress.stop()
-            finished = done_now[0]
+            finished = e.finished if isinstance(e, Interrupted) else done_now[0]
             if out is not None:
                 msg = (
                     f"interrupted: {finished} of {games} games finished, saved in {out}; "

@@ -48,6 +48,7 @@ from typing import Any, Final
 
 from kerala.bots.match import game_seed
 from kerala.errors import KeralaError
+from kerala.files import write_atomic
 from kerala.ratings import Rating, rate
 from kerala.tiles import COLORS
 
@@ -133,21 +134,6 @@ def play_scheduled(spec: GameSpec) -> dict[str, Any]:
 
 def game_path(out: Path, index: int) -> Path:
     return out / RECORDS_DIR / f"game-{index:05d}.json"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, whole."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:  # Ctrl-C included: never leave a part of a file behind
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def save_game(out: Path, result: dict[str, Any]) -> None:
@@ -258,6 +244,15 @@ def _ignore_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a tournament: ``finished`` games are done (with an output folder, those
+    whose records are on disk)."""
+
+    def __init__(self, finished: int) -> None:
+        super().__init__(finished)
+        self.finished = finished
 
 
 def run_local(specs: Sequence[GameSpec], jobs: int, on_done: ProgressFn) -> None:
@@ -577,7 +572,8 @@ def run_tournament(
     """Run (or resume, with ``out``) a tournament and return its report.
 
     ``on_progress(done, total)`` is called once with the games already done and after every
-    game. ``KeyboardInterrupt`` propagates after the finished games are saved.
+    game. Ctrl-C raises :class:`Interrupted` (a ``KeyboardInterrupt``) after the finished games
+    are saved.
     """
     from kerala.bots import BotSpecError, make_bot
 
@@ -625,10 +621,16 @@ def run_tournament(
         if on_progress:
             on_progress(len(done), games)
 
-    if backend == "ray":
-        run_ray(todo, jobs, address, on_done, init_kwargs=ray_init)
-    else:
-        run_local(todo, jobs, on_done)
+    try:
+        if backend == "ray":
+            run_ray(todo, jobs, address, on_done, init_kwargs=ray_init)
+        else:
+            run_local(todo, jobs, on_done)
+    except KeyboardInterrupt:
+        # Counted from the disk: a Ctrl-C just after a record took its name, before the game
+        # was counted here, still leaves a finished game that a resume keeps.
+        saved = sum(game_path(out, g.index).exists() for g in plan) if out else len(done)
+        raise Interrupted(saved) from None
     results = [done[i] for i in sorted(done)]
     report = build_report(results, entries, settings)
     if out is not None:
