@@ -13,10 +13,12 @@ import socket
 from typing import Any
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS, AppFactory, auth, choose, create, game_socket, tokens_of
 
 from kerala.server.breaker import PAUSE, Breaker, RedisAway
+from kerala.server.app import create_app
 from kerala.server.ratelimit import RateLimited, RateLimiter
 from kerala.server.settings import Settings
 
@@ -173,6 +175,27 @@ def test_rate_limits_are_shared_by_the_processes_of_one_world(make_client: AppFa
     assert create(one) and create(two) and create(one)
     assert_rate_limited(two.post("/api/games", json={"seats": TWO_HUMANS}))
     assert_rate_limited(one.post("/api/games", json={"seats": TWO_HUMANS}))
+
+
+def test_the_rate_counters_connections_to_redis_are_closed_when_the_server_stops(
+    sqlite_url: str,
+) -> None:
+    """The counters' connections carry the name ``<prefix>:rate`` (Redis's CLIENT LIST shows
+    them) and are closed at shutdown, not left to the process's end."""
+    prefix = f"kerala-test-{secrets.token_hex(4)}"
+    admin = redis.Redis.from_url(REDIS)
+
+    def named() -> int:
+        return sum(1 for c in admin.client_list() if c["name"] == f"{prefix}:rate")
+
+    try:
+        settings = Settings(db=sqlite_url, redis=REDIS, redis_prefix=prefix, tune_gc=False)
+        with TestClient(create_app(settings)) as client:
+            create(client)  # counted in Redis
+            assert named() >= 1
+        assert named() == 0
+    finally:
+        admin.close()
 
 
 @pytest.mark.parametrize("bad", ["lots", "5/fortnight", "1/minute;x"])

@@ -201,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await gaps.close()
             await bots.close()
             await broker.close()
+            await app.state.limiter.close()
             await anyio.to_thread.run_sync(repo.close)
             engine.dispose()
 
