@@ -17,8 +17,8 @@ import redis
 from fastapi.testclient import TestClient
 from serverlib import TWO_HUMANS, AppFactory, auth, choose, create, game_socket, tokens_of
 
-from kerala.server.breaker import PAUSE, Breaker, RedisAway
 from kerala.server.app import create_app
+from kerala.server.breaker import PAUSE, Breaker, RedisAway
 from kerala.server.ratelimit import RateLimited, RateLimiter
 from kerala.server.settings import Settings
 
