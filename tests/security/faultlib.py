@@ -169,8 +169,12 @@ class Player:
     it saw. A close without a close frame is a *silent drop*: recorded, for the test to refuse.
     """
 
-    def __init__(self, ws_url: str, gid: str, token: str, seed: int, delay: float = 0.02) -> None:
+    def __init__(
+        self, ws_url: str, gid: str, token: str, seed: int, delay: float = 0.02, chat_every: int = 0
+    ) -> None:
         self.ws_url, self.gid, self.token, self.delay = ws_url, gid, token, delay
+        #: Send a chat message before every ``chat_every``-th decision (0: never).
+        self.chat_every = chat_every
         self.rng = random.Random(seed)
         self.last = 0
         self.events: dict[int, dict[str, Any]] = {}
@@ -241,6 +245,8 @@ class Player:
                 sent_for = game["decision_number"]
                 await asyncio.sleep(self.delay)
                 decision = self.rng.choice(game["legal"])
+                if self.chat_every and sent_for % self.chat_every == 0:
+                    await ws.send(json.dumps({"type": "chat", "text": f"move {sent_for}"}))
                 msg = {"type": "decision", "decision": decision, "expected": sent_for}
                 pending = json.dumps(msg)
                 retry_at = None

@@ -148,12 +148,13 @@ def test_redis_down_leaves_every_process_ready_and_decisions_working(
 
 def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_path: Path) -> None:
     """Redis hangs (``SIGSTOP``: its sockets answer nothing) for 8 s while a game of two people
-    and a game against a bot go on in one process. The rate limits and the bot leases wait on
-    it at most ``KERALA_REDIS_TIMEOUT`` (0.5 s), then do without it for 5 s, and only one
-    request asks again: no game waits 2.5 s for an event (the socket timeout alone would hold
-    every decision 5 s of each 10), and readiness says so at once."""
+    and a game against a bot, with chat, go on in one process. The rate limits, the bot leases
+    and the chat relay wait on it at most ``KERALA_REDIS_TIMEOUT`` (0.5 s), then do without it
+    for 5 s, and only one request asks again: no game waits 2.5 s for an event (the socket
+    timeout alone would hold every decision 5 s of each 10), and readiness says so at once."""
     private = PrivateRedis(tmp_path)
-    server = Server(sqlite_url, tmp_path / "server.log", "--redis", private.url)
+    env = {"KERALA_RATE_CHAT": ""}
+    server = Server(sqlite_url, tmp_path / "server.log", "--redis", private.url, **env)
     try:
         gid, tokens = new_game(server.http)
         people = players_of([server, server], gid, tokens)
@@ -163,7 +164,9 @@ def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_
         ]
         r = server.http.post("/api/games", json={"seats": seats})
         assert r.status_code == 201, r.text
-        vs_bot = Player(server.ws_url, r.json()["id"], r.json()["invites"][0]["token"], 2, 0.1)
+        # It chats before every third decision: a chat message is relayed through Redis too.
+        invite = r.json()["invites"][0]["token"]
+        vs_bot = Player(server.ws_url, r.json()["id"], invite, 2, 0.1, chat_every=3)
         players = [*people, vs_bot]
         frozen: list[float] = []
 
@@ -200,7 +203,8 @@ def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_
         check_nothing_lost_or_doubled(server.http, gid, people)
         log = server.log_text()
         assert "Traceback" not in log, log[-3000:]
-        assert "rate limits: Redis failed" in log and "bot leases: Redis failed" in log, log
+        for what in ("rate limits", "bot leases", "chat"):
+            assert f"{what}: Redis failed" in log, log[-3000:]
     finally:
         server.stop()
         private.kill()

@@ -141,7 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         AccountRepository(engine), service, settings, ratings, mail_repo
     )
     hub = Hub()
-    chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix)
+    chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix, settings.redis_timeout)
     mailer = make_mailer(mail_repo, settings)
     broker = make_broker(
         settings.redis, settings.redis_prefix, settings.bot_lease, settings.redis_timeout

@@ -17,6 +17,7 @@ game event: it changes no position and takes no event number).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -28,6 +29,7 @@ from sqlalchemy import Engine
 
 from kerala.names import BadName, clean_text
 from kerala.server.background import stop_task
+from kerala.server.breaker import Breaker, RedisAway
 from kerala.server.errors import ApiError
 from kerala.server.hub import Hub
 from kerala.server.store import ChatRow
@@ -128,15 +130,19 @@ def check_message(msg: dict[str, Any], max_length: int) -> tuple[str | None, str
 class ChatRelay:
     """Hands a message to this process's sockets of the game, and to the other processes'."""
 
-    def __init__(self, hub: Hub, redis_url: str | None, prefix: str) -> None:
+    def __init__(self, hub: Hub, redis_url: str | None, prefix: str, timeout: float = 0.5) -> None:
         self.hub = hub
         self.origin = secrets.token_hex(6)
         self.channel = f"{prefix}:chat"
         self.redis: Any = None
+        self.breaker: Breaker | None = None
         if redis_url is not None:
             import redis.asyncio as aioredis
 
+            # The listener waits on its subscription for good: no read timeout. A message is
+            # sent on the way of its socket's next message, so its wait is the breaker's.
             self.redis = aioredis.from_url(redis_url, socket_connect_timeout=5)
+            self.breaker = Breaker("chat", timeout, (aioredis.RedisError,))
         self._task: asyncio.Task[None] | None = None
 
     def deliver(self, game_id: str, text: str, to_seats: bool, to_watchers: bool) -> None:
@@ -144,12 +150,13 @@ class ChatRelay:
 
     async def send(self, game_id: str, text: str, to_seats: bool, to_watchers: bool) -> None:
         self.deliver(game_id, text, to_seats, to_watchers)
-        if self.redis is not None:
+        if self.breaker is not None:
             payload = {"o": self.origin, "g": game_id, "t": text, "s": to_seats, "w": to_watchers}
-            try:
-                await self.redis.publish(self.channel, json.dumps(payload))
-            except Exception:  # Redis away: this process's sockets have it; the others, on reload
-                log.warning("chat: a message was not relayed to the other processes")
+            # Redis away: this process's sockets have it; the others', on their reload.
+            with contextlib.suppress(RedisAway):
+                await self.breaker.call(
+                    lambda: self.redis.publish(self.channel, json.dumps(payload))
+                )
 
     async def start(self) -> None:
         if self.redis is not None:
@@ -157,8 +164,8 @@ class ChatRelay:
 
     async def _listen(self) -> None:
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                pubsub = self.redis.pubsub()
                 await pubsub.subscribe(self.channel)
                 async for m in pubsub.listen():
                     if m.get("type") != "message":
@@ -166,11 +173,12 @@ class ChatRelay:
                     p = json.loads(m["data"])
                     if p.get("o") != self.origin:
                         self.deliver(p["g"], p["t"], bool(p["s"]), bool(p["w"]))
-            except asyncio.CancelledError:
-                raise
             except Exception:  # Redis away: listen again soon
                 log.warning("chat: the relay lost Redis; listening again")
-                await asyncio.sleep(1)
+            finally:  # cancelled too (the server stops): its connection is closed, not left
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(1)
 
     async def close(self) -> None:
         await stop_task(self._task)
