@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from enginelib import play_random, state_after
+from interrupts import ctrl_c_at_record
 from kerala.notation import write_grounds, write_record
 
 DATA = Path(__file__).parent / "data"
@@ -567,19 +568,8 @@ def test_simulate_ctrl_c_while_a_record_is_written_counts_exactly_the_records_on
     (it counts), or before (no file, and it does not count). Either way the count said is the
     number of records on disk."""
     import kerala.cli
-    from kerala.files import write_atomic as write
 
-    written: list[Path] = []
-
-    def ctrl_c_at_the_third(path: Path, text: str) -> None:
-        if len(written) == 2:
-            if when == "after":
-                write(path, text)
-            raise KeyboardInterrupt
-        write(path, text)
-        written.append(path)
-
-    monkeypatch.setattr(kerala.cli, "write_atomic", ctrl_c_at_the_third)
+    monkeypatch.setattr(kerala.cli, "write_atomic", ctrl_c_at_record(3, when))
     out = tmp_path / "records"
     with pytest.raises(SystemExit) as e:
         kerala.cli.main(["simulate", "--games", "5", "--records", str(out), "--seed", "5"])

@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+from interrupts import ctrl_c_at_record
 from kerala.bots.tournament import (
     TournamentError,
     run_tournament,
@@ -531,21 +532,8 @@ def test_ctrl_c_while_a_record_is_saved_says_exactly_the_games_on_disk(
     which a resume keeps."""
     import kerala.bots.tournament
     import kerala.cli
-    from kerala.files import write_atomic as write
 
-    saved: list[Path] = []
-
-    def ctrl_c_at_the_third(path: Path, text: str) -> None:
-        if not path.name.startswith("game-"):
-            return write(path, text)  # the settings and the report
-        if len(saved) == 2:
-            if when == "after":
-                write(path, text)
-            raise KeyboardInterrupt
-        write(path, text)
-        saved.append(path)
-
-    monkeypatch.setattr(kerala.bots.tournament, "write_atomic", ctrl_c_at_the_third)
+    monkeypatch.setattr(kerala.bots.tournament, "write_atomic", ctrl_c_at_record(3, when))
     out = tmp_path / "t"
     with pytest.raises(SystemExit) as e:
         kerala.cli.main(
