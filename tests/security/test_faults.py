@@ -356,3 +356,29 @@ def test_a_locked_postgresql_table_gives_a_json_503_within_the_lock_timeout(
     r = answers[0]
     assert r.status_code == 503 and r.headers["Retry-After"] == "2", r.text
     assert r.json()["code"] == "database_unavailable" and "try again" in r.json()["detail"]
+
+
+def test_quick_match_without_redis_is_a_json_503_not_a_crash(
+    make_client: AppFactory, tmp_path: Path
+) -> None:
+    """Quick match keeps its queue in Redis when there is one: with Redis away, joining,
+    asking and leaving are refused with the house JSON 503 and ``Retry-After``, not a 500."""
+    private = PrivateRedis(tmp_path)
+    try:
+        client = make_client(redis=private.url, redis_prefix="qm-away")
+        body = {"players": 2, "control": "none", "name": "Ada"}
+        r = client.post("/api/quickmatch", json=body)
+        assert r.status_code == 201, r.text
+        ticket, secret = r.json()["ticket"], r.json()["secret"]
+        private.kill()
+        auth = {"Authorization": f"Bearer {secret}"}
+        for r in (
+            client.post("/api/quickmatch", json=body),
+            client.get(f"/api/quickmatch/{ticket}", headers=auth),
+            client.delete(f"/api/quickmatch/{ticket}", headers=auth),
+        ):
+            assert r.status_code == 503, r.text
+            assert r.json()["code"] == "unavailable" and "Redis" in r.json()["detail"], r.text
+            assert r.headers["Retry-After"] == "2"
+    finally:
+        private.kill()

@@ -14,6 +14,7 @@ import json
 import logging
 from typing import Any
 
+import redis
 import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -208,8 +209,23 @@ def install_handlers(app: FastAPI) -> None:
             e.to_json(), status_code=e.status, headers={"Retry-After": str(RETRY_AFTER)}
         )
 
+    async def redis_error(_: Request, exc: Exception) -> JSONResponse:
+        # Only the routes that need Redis itself get here (quick match): the rate limits, bot
+        # leases and events do without it (docs/security.md, "Faults").
+        log.warning("Redis fault: %s: %s", type(exc).__name__, _first_line(exc))
+        detail = (
+            f"Redis does not answer now ({type(exc).__name__}), and this needs it;"
+            f" try again in {RETRY_AFTER} s"
+        )
+        return JSONResponse(
+            {"detail": detail, "code": "unavailable"},
+            status_code=503,
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(sa.exc.SQLAlchemyError, database_error)
+    app.add_exception_handler(redis.RedisError, redis_error)
     app.add_exception_handler(domain.GameError, game_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
