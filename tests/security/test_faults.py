@@ -149,7 +149,7 @@ def test_redis_down_leaves_every_process_ready_and_decisions_working(
 def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_path: Path) -> None:
     """Redis hangs (``SIGSTOP``: its sockets answer nothing) for 8 s while a game of two people
     and a game against a bot, with chat, go on in one process. The rate limits, the bot leases
-    and the chat relay wait on it at most ``KERALA_REDIS_TIMEOUT`` (0.5 s), then do without it
+    and the chat relay wait on it at most ``KERALA_REDIS_TIMEOUT`` (1 s), then do without it
     for 5 s, and only one request asks again: no game waits 2.5 s for an event (the socket
     timeout alone would hold every decision 5 s of each 10), and readiness says so at once."""
     private = PrivateRedis(tmp_path)

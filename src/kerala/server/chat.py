@@ -130,7 +130,7 @@ def check_message(msg: dict[str, Any], max_length: int) -> tuple[str | None, str
 class ChatRelay:
     """Hands a message to this process's sockets of the game, and to the other processes'."""
 
-    def __init__(self, hub: Hub, redis_url: str | None, prefix: str, timeout: float = 0.5) -> None:
+    def __init__(self, hub: Hub, redis_url: str | None, prefix: str, timeout: float = 1.0) -> None:
         self.hub = hub
         self.origin = secrets.token_hex(6)
         self.channel = f"{prefix}:chat"

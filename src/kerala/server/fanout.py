@@ -114,7 +114,7 @@ class RedisBroker:
 
     name = "redis"
 
-    def __init__(self, url: str, prefix: str, lease_seconds: float, timeout: float = 0.5) -> None:
+    def __init__(self, url: str, prefix: str, lease_seconds: float, timeout: float = 1.0) -> None:
         import redis.asyncio as aioredis
 
         self._errors: tuple[type[BaseException], ...] = (
@@ -247,7 +247,7 @@ class RedisBroker:
 
 
 def make_broker(
-    redis_url: str | None, prefix: str, lease_seconds: float, timeout: float = 0.5
+    redis_url: str | None, prefix: str, lease_seconds: float, timeout: float = 1.0
 ) -> Broker:
     """Redis when a URL is given, else the one-process broker."""
     if redis_url:

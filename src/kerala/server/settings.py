@@ -94,9 +94,11 @@ class Settings(BaseSettings):
     redis: str | None = None
     #: Prefix of the Redis keys and channel: the processes of one game world share it.
     redis_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = "kerala"
-    #: Seconds a rate-limit count or a bot lease waits on Redis before doing without it for 5 s
-    #: (a Redis that hangs must not hold decisions; docs/security.md, "Faults").
-    redis_timeout: Annotated[float, Field(gt=0, le=60)] = 0.5
+    #: Seconds a rate-limit count, a bot lease, a chat relay or the readiness check waits on
+    #: Redis; then the first three do without it for 5 s (a Redis that hangs must not hold
+    #: decisions; docs/security.md, "Faults"). Redis answers in well under a millisecond, but
+    #: a loaded machine may take a while to run it.
+    redis_timeout: Annotated[float, Field(gt=0, le=60)] = 1.0
     #: Seconds a process's lease on a game's bot turn lasts unless renewed (takeover time).
     bot_lease: Annotated[float, Field(gt=0.5, le=600)] = 5.0
     #: Seconds between looks for bot turns left waiting (a dead process's, a lost message's).
