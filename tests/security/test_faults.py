@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import resource
 import threading
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import sqlalchemy as sa
 from faultlib import (
     Player,
@@ -25,6 +27,10 @@ from faultlib import (
 )
 from serverlib import AppFactory, create
 from serverproc import Server
+
+from kerala.server.domain import Event
+from kerala.server.fanout import RedisBroker
+from kerala.server.wire import Snapshot
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -381,4 +387,50 @@ def test_quick_match_without_redis_is_a_json_503_not_a_crash(
             assert r.json()["code"] == "unavailable" and "Redis" in r.json()["detail"], r.text
             assert r.headers["Retry-After"] == "2"
     finally:
+        private.kill()
+
+
+def test_events_for_the_other_processes_wait_in_a_bounded_outbox_while_redis_hangs(
+    tmp_path: Path,
+) -> None:
+    """A publish to a hung Redis waits its socket timeout, while events keep coming: the
+    outbox keeps at most ``KERALA_REDIS_OUTBOX`` of them and drops the rest (the other
+    processes' gap check finds those), so memory does not grow with the outage. Once Redis
+    is back, what was kept is published, and every event is either published or dropped."""
+    private = PrivateRedis(tmp_path)
+    broker = RedisBroker(private.url, "outbox", 5.0, outbox=100)
+    listener = redis.Redis.from_url(private.url)
+    pubsub = listener.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe("outbox:events")
+    received: list[bytes] = []
+
+    def drain() -> int:
+        while (m := pubsub.get_message(timeout=0.05)) is not None:
+            received.append(m["data"])
+        return len(received)
+
+    async def scenario() -> None:
+        await broker.start(lambda event, snapshot: None)
+        private.freeze()
+
+        def publish(n: int) -> None:
+            snap = Snapshot({"to_move": 0, "event_number": n}, b"}", None)
+            broker.publish(Event.of(n, "hint", {"seat": 0}), snap)
+
+        publish(1)
+        await until(lambda: broker.waiting() == 0, 10, "the first publish waits on Redis")
+        for n in range(2, 301):
+            publish(n)
+        assert broker.waiting() == 100 and broker.dropped == 199
+        private.thaw()
+        await until(lambda: drain() + broker.dropped == 300, 30, "every event sent or dropped")
+        await broker.close()
+
+    try:
+        asyncio.run(scenario())
+        numbers = [int(json.loads(m.split(b"\n")[1])["number"]) for m in received]
+        assert numbers == sorted(numbers) and len(numbers) <= 101, numbers
+    finally:
+        pubsub.close()
+        listener.close()
         private.kill()

@@ -144,7 +144,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     chat_relay = ChatRelay(hub, settings.redis, settings.redis_prefix, settings.redis_timeout)
     mailer = make_mailer(mail_repo, settings)
     broker = make_broker(
-        settings.redis, settings.redis_prefix, settings.bot_lease, settings.redis_timeout
+        settings.redis,
+        settings.redis_prefix,
+        settings.bot_lease,
+        settings.redis_timeout,
+        settings.redis_outbox,
     )
     announcer = Announcer(hub, broker)
     bots = BotRunner(service, announcer, broker, settings)

@@ -114,7 +114,14 @@ class RedisBroker:
 
     name = "redis"
 
-    def __init__(self, url: str, prefix: str, lease_seconds: float, timeout: float = 1.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        prefix: str,
+        lease_seconds: float,
+        timeout: float = 1.0,
+        outbox: int = 10_000,
+    ) -> None:
         import redis.asyncio as aioredis
 
         self._errors: tuple[type[BaseException], ...] = (
@@ -136,7 +143,12 @@ class RedisBroker:
         #: (``<pid>-<random>``: an operator can see which process runs a game's bots).
         self.me = f"{os.getpid()}-{secrets.token_hex(6)}"
         self._mine = self.me.encode() + b"\n"
-        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        #: Events waiting for the sender. Bounded: a Redis that hangs takes one publish per
+        #: socket timeout, and the queue must not grow with the length of the outage. An event
+        #: dropped is found by the other processes' gap check, as one lost by Redis is.
+        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=outbox)
+        #: Events dropped because the outbox was full (since this process started).
+        self.dropped = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._on_event: OnEvent | None = None
         #: Called (on the event loop) each time the subscription is back after it was lost:
@@ -157,7 +169,8 @@ class RedisBroker:
         await asyncio.wait_for(subscribed.wait(), 10)
 
     async def close(self) -> None:
-        self._outbox.put_nowait(None)
+        with contextlib.suppress(asyncio.QueueFull):  # else the sender is stopped after 5 s
+            self._outbox.put_nowait(None)
         for t in self._tasks:
             if t.get_name() == "kerala-redis-send":
                 with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -169,7 +182,20 @@ class RedisBroker:
     def publish(self, event: Event, snapshot: Snapshot) -> None:
         # One sender task keeps this process's events in the order they were committed.
         data = b"\n".join((self.me.encode(), dumpb(event.to_json()), snapshot.to_bytes()))
-        self._outbox.put_nowait(data)
+        try:
+            self._outbox.put_nowait(data)
+        except asyncio.QueueFull:
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                log.warning(
+                    "Redis takes events slower than they come: %d not sent to the other"
+                    " processes so far (their gap check finds them)",
+                    self.dropped,
+                )
+
+    def waiting(self) -> int:
+        """Events waiting to be published (not counting one being published now)."""
+        return self._outbox.qsize()
 
     async def _send(self) -> None:
         while True:
@@ -247,11 +273,15 @@ class RedisBroker:
 
 
 def make_broker(
-    redis_url: str | None, prefix: str, lease_seconds: float, timeout: float = 1.0
+    redis_url: str | None,
+    prefix: str,
+    lease_seconds: float,
+    timeout: float = 1.0,
+    outbox: int = 10_000,
 ) -> Broker:
     """Redis when a URL is given, else the one-process broker."""
     if redis_url:
-        return RedisBroker(redis_url, prefix, lease_seconds, timeout)
+        return RedisBroker(redis_url, prefix, lease_seconds, timeout, outbox)
     return LocalBroker()
 
 

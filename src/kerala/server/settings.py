@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     #: decisions; docs/security.md, "Faults"). Redis answers in well under a millisecond, but
     #: a loaded machine may take a while to run it.
     redis_timeout: Annotated[float, Field(gt=0, le=60)] = 1.0
+    #: Events of this process waiting to be published to the others; past it an event is not
+    #: sent (the others' gap check finds it): a Redis that hangs must not grow the queue.
+    redis_outbox: Annotated[int, Field(ge=100, le=10_000_000)] = 10_000
     #: Seconds a process's lease on a game's bot turn lasts unless renewed (takeover time).
     bot_lease: Annotated[float, Field(gt=0.5, le=600)] = 5.0
     #: Seconds between looks for bot turns left waiting (a dead process's, a lost message's).
