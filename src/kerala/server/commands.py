@@ -51,6 +51,31 @@ def _check_redis(url: str) -> None:
         client.close()
 
 
+#: Every line of the server's log starts with its time (docs/server.md, "Logs").
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def log_config() -> dict[str, Any]:
+    """The logging of ``kerala serve`` (each worker process applies it too): the server's
+    warnings and uvicorn's, with their times, on stderr; no access log."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"timed": {"format": LOG_FORMAT}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "timed",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "loggers": {
+            name: {"handlers": ["stderr"], "level": "WARNING", "propagate": False}
+            for name in ("kerala", "uvicorn", "uvicorn.error")
+        },
+    }
+
+
 def bounds(settings: Settings) -> dict[str, Any]:
     """uvicorn's options that bound what one client can make the server hold
     (docs/security.md, "Bounded input and memory").
@@ -170,6 +195,7 @@ def register(app: typer.Typer) -> None:
             config = uvicorn.Config(
                 create_app(settings.model_copy(update={"migrate": False})),
                 log_level="warning",
+                log_config=log_config(),
                 access_log=False,
                 server_header=False,
                 ws_per_message_deflate=False,
@@ -189,6 +215,7 @@ def register(app: typer.Typer) -> None:
                 factory=True,
                 workers=n,
                 log_level="warning",
+                log_config=log_config(),
                 access_log=False,
                 server_header=False,
                 ws_per_message_deflate=False,
