@@ -163,3 +163,19 @@ def test_thinking_mcts_bot_does_not_delay_other_games(make_client: AppFactory) -
     assert busy["decision_number"] == 1 and busy["to_move"] == 1, time.monotonic() - started
     done = wait_for(client, a["id"], lambda game: game["decision_number"] >= 2, 60)
     assert done["view"]["decisions"][0]["turns"][1]["seat"] == 1
+
+
+def test_the_learned_level_is_offered_and_plays_its_seat_to_the_end(client: TestClient) -> None:
+    """``learned`` (weights from self-play, NumPy) is a level players may choose."""
+    levels = {lv["name"]: lv["description"] for lv in client.get("/api/bots").json()["levels"]}
+    assert list(levels).index("medium") < list(levels).index("learned") < list(levels).index("hard")
+    assert "self-play" in levels["learned"], levels
+    seats = [
+        {"name": "Lea", "color": "blue", "kind": "bot", "level": "learned"},
+        {"name": "Robo", "color": "red", "kind": "bot", "level": "random"},
+    ]
+    g = create(client, seats)
+    final = wait_for(client, g["id"], lambda game: game["status"] == "over", 60)
+    assert final["players"][0]["bot"] == "learned"
+    events = client.get(f"/api/games/{g['id']}/events", params={"since": 0}).json()["events"]
+    assert any(e.get("seat") == 0 and e["kind"] == "decision" for e in events)

@@ -18,6 +18,7 @@ DEFAULT_BOT_LEVELS: dict[str, str] = {
     "random": "random",
     "easy": "easy",
     "medium": "medium",
+    "learned": "learned",
     "hard": "hard",
     "expert": "expert",
     "mcts": "mcts:time=2",

@@ -69,6 +69,8 @@ BOT_DESCRIPTIONS = {
     "easy": f"a gentle opponent that often slips ({_rating('easy')}: beats random, loses to "
     "medium)",
     "medium": f"plays sensibly, one move ahead ({_rating('medium')}: beats easy, loses to hard)",
+    "learned": "one move ahead, weighing the reply it leaves the next player, as it learned by "
+    "self-play (beats medium in 62% of games; not rated yet)",
     "hard": f"a strong opponent that searches ahead ({_rating('hard')}: beats medium nearly "
     "always)",
     "expert": f"the strongest: a sharper search and an exact last round ({_rating('expert')}: "
