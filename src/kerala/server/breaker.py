@@ -2,11 +2,12 @@
 failure (docs/security.md, "Faults").
 
 A Redis that refuses connections fails at once, but one that hangs (a frozen process, a lost
-network) answers nothing until a socket timeout. The rate limits and the bot leases ask Redis on
-the way of a decision, so each of their requests is bounded by ``KERALA_REDIS_TIMEOUT``, and
-after one fails they stop asking for :data:`PAUSE` seconds and do without (counting here, taking
-the lease). After the pause one request alone asks again, while the others still do without: a
-Redis that stays away costs one bounded wait per pause, not one per request.
+network) answers nothing until a socket timeout. The rate limits, the bot leases and the chat
+relay ask Redis on the way of a decision, a bot turn or a socket's next message, so each of
+their requests is bounded by ``KERALA_REDIS_TIMEOUT``, and after one fails they stop asking for
+:data:`PAUSE` seconds and do without (counting here, taking the lease, relaying to this
+process's sockets only). After the pause one request alone asks again, while the others still
+do without: a Redis that stays away costs one bounded wait per pause, not one per request.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class RedisAway(Exception):
 
 
 class Breaker:
-    """The state of one user of Redis (``what``: the rate limits, the bot leases)."""
+    """The state of one user of Redis (``what``: the rate limits, the bot leases, the chat
+    relay)."""
 
     def __init__(self, what: str, timeout: float, errors: tuple[type[BaseException], ...]) -> None:
         self.what, self.timeout = what, timeout
