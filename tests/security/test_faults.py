@@ -157,7 +157,7 @@ def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_
     """Redis hangs (``SIGSTOP``: its sockets answer nothing) for 8 s while a game of two people
     and a game against a bot, with chat, go on in one process. The rate limits, the bot leases
     and the chat relay wait on it at most ``KERALA_REDIS_TIMEOUT`` (1 s), then do without it
-    for 5 s, and only one request asks again: no game waits 2.5 s for an event (the socket
+    for 5 s, and only one request asks again: no game waits 3 s for an event (the socket
     timeout alone would hold every decision 5 s of each 10), and readiness says so at once."""
     private = PrivateRedis(tmp_path)
     env = {"KERALA_RATE_CHAT": ""}
@@ -203,9 +203,9 @@ def test_a_hung_redis_holds_no_game_for_more_than_a_moment(sqlite_url: str, tmp_
             if p.over:  # the game ended while Redis hung: no wait after its last event
                 seen.pop()
             longest = max(b - a for a, b in itertools.pairwise(seen))
-            assert longest < 2.5, f"game {p.gid} waited {longest:.1f} s: {p.summary()}"
+            assert longest < 3, f"game {p.gid} waited {longest:.1f} s: {p.summary()}"
             print(f"game {p.gid}: {len(seen) - 2} events, the longest wait {longest:.2f} s")
-        assert ready_took < 2, f"readiness took {ready_took:.1f} s with Redis hung"
+        assert ready_took < 3, f"readiness took {ready_took:.1f} s with Redis hung"
         check_no_silent_drop(people)
         check_nothing_lost_or_doubled(server.http, gid, people)
         log = server.log_text()
