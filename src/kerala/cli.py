@@ -41,7 +41,7 @@ from kerala.console import (
     scoring_pad,
 )
 from kerala.errors import KeralaError, NotationError
-from kerala.files import write_atomic
+from kerala.files import record_name, write_atomic
 from kerala.game import Phase, new_game
 from kerala.gridtext import looks_like_json, parse_grid
 from kerala.grounds import Grounds
@@ -435,7 +435,7 @@ def _positive_seconds(value: float) -> float:
 
 
 def _record_path(records: Path, result: dict[str, Any]) -> Path:
-    return records / f"game-{result['index']:05d}.json"
+    return records / record_name(result["index"])
 
 
 @app.command()

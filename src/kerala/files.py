@@ -1,10 +1,17 @@
-"""Files written whole: what the commands save (records, reports, settings)."""
+"""Files written whole: what the commands save (records, reports, settings), and the names
+of game records in a folder."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 from pathlib import Path
+
+
+def record_name(index: int) -> str:
+    """The file name of game ``index``'s record in a folder of records (``simulate --records``,
+    a tournament's ``records/``): ``game-00042.json``, so that names sort in game order."""
+    return f"game-{index:05d}.json"
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from kerala.bots.match import game_seed
 from kerala.errors import KeralaError
-from kerala.files import write_atomic
+from kerala.files import record_name, write_atomic
 from kerala.ratings import Rating, rate
 from kerala.tiles import COLORS
 
@@ -133,7 +133,7 @@ def play_scheduled(spec: GameSpec) -> dict[str, Any]:
 
 
 def game_path(out: Path, index: int) -> Path:
-    return out / RECORDS_DIR / f"game-{index:05d}.json"
+    return out / RECORDS_DIR / record_name(index)
 
 
 def save_game(out: Path, result: dict[str, Any]) -> None:
