@@ -184,12 +184,14 @@ class Player:
         self.over = False
         #: When (``time.monotonic()``) each event or sync was seen.
         self.seen_at: list[float] = []
+        #: The decision number of each decision sent, resent included, and when.
+        self.sent: list[tuple[int, float]] = []
 
     def summary(self) -> str:
         """What the player saw, for a failure's message."""
         return (
             f"last {self.last}{' over' if self.over else ''}, {len(self.errors)} errors,"
-            f" closes {self.closes}"
+            f" closes {self.closes}, sent {self.sent[-1:]}"
         )
 
     def url(self) -> str:
@@ -218,6 +220,7 @@ class Player:
                 raw = await asyncio.wait_for(ws.recv(), timeout)
             except TimeoutError:
                 await ws.send(pending)  # the client's retry after a 503
+                self.sent.append((json.loads(pending)["expected"], time.monotonic()))
                 retry_at = None
                 continue
             msg = json.loads(raw)
@@ -251,6 +254,7 @@ class Player:
                 pending = json.dumps(msg)
                 retry_at = None
                 await ws.send(pending)
+                self.sent.append((sent_for, time.monotonic()))
 
 
 class Prober:

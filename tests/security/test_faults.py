@@ -71,7 +71,9 @@ def test_redis_down_10_s_then_every_cross_process_game_moves_again_without_a_rel
 
         def state() -> str:
             return "; ".join(
-                f"game {gid}: " + " / ".join(p.summary() for p in ps) for gid, ps in players.items()
+                f"game {gid} (stored {a.http.get(f'/api/games/{gid}').json()['event_number']},"
+                f" now {time.monotonic():.1f}): " + " / ".join(p.summary() for p in ps)
+                for gid, ps in players.items()
             )
 
         async def scenario() -> float:

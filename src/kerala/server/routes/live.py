@@ -89,7 +89,12 @@ class _Session:
         self.last = snap.event_number
 
     async def catch_up(self, since: int, snap: Snapshot) -> None:
-        """Send the events after ``since`` (up to ``snap``), or a sync when too many."""
+        """Send the events after ``since`` up to ``snap``'s, or a sync when too many.
+
+        Each goes with the game as ``snap`` holds it. The database may hold later events
+        already: they are left to their own delivery (queued, or found by the gap check), which
+        carries the game after them. Sent now, with ``snap``'s game, their own delivery would
+        be skipped as sent, and a seat could be left without the news that it is to move."""
         game_id = self.conn.game_id
         evs, _, resync = await run_in_threadpool(self.service.events_since, game_id, since)
         if resync:
@@ -97,7 +102,7 @@ class _Session:
             return
         game = snap.game_json(self.conn.seat)
         for ev in evs:
-            if ev.number > self.last:
+            if self.last < ev.number <= snap.event_number:
                 await self.ws.send_text(event_message(dumpb(ev.to_json()), game))
                 self.last = ev.number
 
