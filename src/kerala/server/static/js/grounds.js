@@ -348,10 +348,20 @@ export function renderGrounds(g, opts = {}) {
   const removed = new Set((opts.removed || []).map(key));
   const surplus = new Set((opts.surplus || []).map(key));
   const now = performance.now();
-  // How far into its animation a change is: a redraw carries the animation on.
+  // How far into its animation a change is: a redraw carries the animation on. The delay
+  // places it; once the drawing is on the page, the start time is fixed too (below): left to
+  // the browser, a new animation waits a frame to start, and on a slow machine it starts in
+  // a later frame's time, which drew the figure at its end for a frame before it walked on.
+  const carried = [];
   const late = (el, since) => {
-    if (since !== undefined && since !== null) el.style.animationDelay = `${-Math.max(0, now - since)}ms`;
+    if (since === undefined || since === null) return;
+    el.style.animationDelay = `${-Math.max(0, now - since)}ms`;
+    carried.push(el);
   };
+  if (opts.fresh?.length || opts.moves?.length)
+    queueMicrotask(() => {
+      for (const el of carried) if (el.isConnected) for (const a of el.getAnimations()) a.startTime = now;
+    });
   const freshSince = new Map((opts.fresh || []).map((f) => (Array.isArray(f) ? [key(f), null] : [key(f.at), f.since])));
   const fresh = freshSince;
   const moved = new Map((opts.moves || []).map((m) => [key(m.to), m]));
