@@ -394,6 +394,28 @@ def test_quick_match_without_redis_is_a_json_503_not_a_crash(
         private.kill()
 
 
+def test_quick_match_with_a_hung_redis_is_refused_within_the_redis_timeout(
+    make_client: AppFactory, tmp_path: Path
+) -> None:
+    """A Redis that hangs answers nothing until a socket timeout: joining quick match is
+    refused with the JSON 503 once its rate-limit count and its first request to the queue
+    have each waited ``KERALA_REDIS_TIMEOUT`` (1 s): about 2 s, not 6 s."""
+    private = PrivateRedis(tmp_path)
+    try:
+        client = make_client(redis=private.url, redis_prefix="qm-hung")
+        body = {"players": 2, "control": "none", "name": "Ada"}
+        assert client.post("/api/quickmatch", json=body).status_code == 201
+        private.freeze()
+        start = time.monotonic()
+        r = client.post("/api/quickmatch", json=body)
+        took = time.monotonic() - start
+        assert r.status_code == 503 and r.json()["code"] == "unavailable", r.text
+        assert took < 4.0, f"refused after {took:.1f} s"  # 6 s with Redis's 5 s socket timeout
+    finally:
+        private.thaw()
+        private.kill()
+
+
 def test_events_for_the_other_processes_wait_in_a_bounded_outbox_while_redis_hangs(
     tmp_path: Path,
 ) -> None:

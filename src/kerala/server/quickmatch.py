@@ -139,10 +139,12 @@ class MemoryQueue:
 class RedisQueue:
     """The queue shared by the processes of a cluster, in Redis."""
 
-    def __init__(self, url: str, prefix: str) -> None:
+    def __init__(self, url: str, prefix: str, timeout: float = 1.0) -> None:
         import redis.asyncio as aioredis
 
-        self.redis = aioredis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        # ``KERALA_REDIS_TIMEOUT`` bounds each request: a Redis that hangs gets the player a
+        # 503 within it, not after a long socket timeout (docs/security.md, "Faults").
+        self.redis = aioredis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self.key = f"{prefix}:qm"
 
     async def add(self, ticket: Ticket, secret_hash: str) -> None:
@@ -237,7 +239,7 @@ class RedisQueue:
 
 def make_queue(settings: Settings) -> Queue:
     if settings.redis is not None:
-        return RedisQueue(settings.redis, settings.redis_prefix)
+        return RedisQueue(settings.redis, settings.redis_prefix, settings.redis_timeout)
     return MemoryQueue()
 
 
