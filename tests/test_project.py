@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import json
 import re
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -156,3 +158,39 @@ def test_the_lock_file_pins_every_dependency_that_make_installs() -> None:
     }
     assert sorted(wanted - pinned.keys()) == []
     assert "-c requirements.lock" in (ROOT / "Makefile").read_text()
+
+
+#: Each default bot level plays one decision; the distributions of what that imported are listed.
+_LEVEL_IMPORTS = """
+import importlib.metadata, json, sys
+from kerala.bots import make_bot
+from kerala.game import new_game
+from kerala.server.settings import DEFAULT_BOT_LEVELS
+
+before = set(sys.modules)
+for spec in DEFAULT_BOT_LEVELS.values():
+    state = new_game(["blue", "red"], seed=1)
+    while state.is_chance():
+        state.advance_chance()
+    seat = state.current_player
+    make_bot(spec.split(":")[0], seed=1).choose(state.view(seat), state.legal_decisions())
+dists = importlib.metadata.packages_distributions()
+roots = {m.split(".")[0] for m in set(sys.modules) - before}
+print(json.dumps(sorted({d for r in roots for d in dists.get(r, [])})))
+"""
+
+
+def test_the_web_extra_brings_what_every_default_bot_level_needs() -> None:
+    """A server installed with ``pip install 'kerala[web]'`` offers every level of its default
+    ``KERALA_BOT_LEVELS`` (a level whose bot cannot be built is left out): what each level's bot
+    imports to play a decision comes from the base dependencies or the ``web`` extra."""
+    out = subprocess.run(
+        [sys.executable, "-c", _LEVEL_IMPORTS], capture_output=True, text=True, check=True
+    ).stdout
+    needed = {_canonical(d) for d in json.loads(out)} - {"kerala"}
+    brought = {_canonical(n) for n in _installed_extras(["web"])}
+    brought |= {
+        _canonical(re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0])
+        for r in PYPROJECT["project"].get("dependencies", [])
+    }
+    assert sorted(needed - brought) == []
