@@ -8,7 +8,7 @@ import json
 import re
 
 from playwright.sync_api import Browser, Page
-from webplay import api_play, create_game
+from webplay import api_play, create_game, wait_turn_or_end
 from webserver import DESKTOP, ROOT, Server
 
 STATIC = ROOT / "src" / "kerala" / "server" / "static"
@@ -109,6 +109,8 @@ def test_coordinates_label_every_cell_as_the_log_names_them(server: Server, page
     api_play(page, server.url, created["id"], created["token"], lambda g: g["decision_number"] >= 8)
     page.goto(server.url + created["path"])
     page.wait_for_selector("#game[data-decision-number]", state="attached")
+    # The bot's reply may still come: the boards and the log are compared once it has.
+    assert not wait_turn_or_end(page)
     assert page.locator(".table .coord-tag").count() == 0  # off by default
     page.click("#coords")
     page.wait_for_selector("#coords[aria-pressed='true']")
