@@ -136,8 +136,17 @@ def _installed_extras(names: list[str]) -> set[str]:
             if m:
                 out |= _installed_extras(m.group(1).split(","))
             else:
-                out.add(re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0])
+                out.add(_requirement_name(req))
     return out
+
+
+def _requirement_name(req: str) -> str:
+    """The distribution a requirement names (``"uvicorn[standard]>=0.35"``: ``uvicorn``)."""
+    return re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0]
+
+
+def _base_dependencies() -> set[str]:
+    return {_canonical(_requirement_name(r)) for r in PYPROJECT["project"].get("dependencies", [])}
 
 
 def _canonical(name: str) -> str:
@@ -151,11 +160,7 @@ def test_the_lock_file_pins_every_dependency_that_make_installs() -> None:
         _canonical(m.group(1)): m.group(2)
         for m in re.finditer(r"^([A-Za-z0-9._-]+)==(\S+)", lock, re.M)
     }
-    wanted = {_canonical(n) for n in _installed_extras(["all", "dev"])}
-    wanted |= {
-        _canonical(r.split(">")[0].split("=")[0])
-        for r in PYPROJECT["project"].get("dependencies", [])
-    }
+    wanted = {_canonical(n) for n in _installed_extras(["all", "dev"])} | _base_dependencies()
     assert sorted(wanted - pinned.keys()) == []
     assert "-c requirements.lock" in (ROOT / "Makefile").read_text()
 
@@ -188,9 +193,5 @@ def test_the_web_extra_brings_what_every_default_bot_level_needs() -> None:
         [sys.executable, "-c", _LEVEL_IMPORTS], capture_output=True, text=True, check=True
     ).stdout
     needed = {_canonical(d) for d in json.loads(out)} - {"kerala"}
-    brought = {_canonical(n) for n in _installed_extras(["web"])}
-    brought |= {
-        _canonical(re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0])
-        for r in PYPROJECT["project"].get("dependencies", [])
-    }
+    brought = {_canonical(n) for n in _installed_extras(["web"])} | _base_dependencies()
     assert sorted(needed - brought) == []

@@ -220,7 +220,7 @@ class Player:
                 raw = await asyncio.wait_for(ws.recv(), timeout)
             except TimeoutError:
                 await ws.send(pending)  # the client's retry after a 503
-                self.sent.append((json.loads(pending)["expected"], time.monotonic()))
+                self.sent.append((sent_for, time.monotonic()))
                 retry_at = None
                 continue
             msg = json.loads(raw)

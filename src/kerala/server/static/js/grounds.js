@@ -349,7 +349,7 @@ export function renderGrounds(g, opts = {}) {
   const surplus = new Set((opts.surplus || []).map(key));
   const now = performance.now();
   // How far into its animation a change is: a redraw carries the animation on. The delay
-  // places it; once the drawing is on the page, the start time is fixed too (below): left to
+  // places it; once the drawing is on the page, the start time is fixed too (at the end): left to
   // the browser, a new animation waits a frame to start, and on a slow machine it starts in
   // a later frame's time, which drew the figure at its end for a frame before it walked on.
   const carried = [];
@@ -358,10 +358,6 @@ export function renderGrounds(g, opts = {}) {
     el.style.animationDelay = `${-Math.max(0, now - since)}ms`;
     carried.push(el);
   };
-  if (opts.fresh?.length || opts.moves?.length)
-    queueMicrotask(() => {
-      for (const el of carried) if (el.isConnected) for (const a of el.getAnimations()) a.startTime = now;
-    });
   const freshSince = new Map((opts.fresh || []).map((f) => (Array.isArray(f) ? [key(f), null] : [key(f.at), f.since])));
   const fresh = freshSince;
   const moved = new Map((opts.moves || []).map((m) => [key(m.to), m]));
@@ -592,6 +588,11 @@ export function renderGrounds(g, opts = {}) {
     svg.append(f);
   });
   rove(svg, opts.marks || []);
+  // The caller puts the drawing on the page before this task ends.
+  if (carried.length)
+    queueMicrotask(() => {
+      for (const el of carried) if (el.isConnected) for (const a of el.getAnimations()) a.startTime = now;
+    });
   return svg;
 }
 
