@@ -8,7 +8,7 @@ import json
 import re
 
 from playwright.sync_api import Browser, Page
-from webplay import api_game, wait_turn_or_end
+from webplay import api_decide, api_game, wait_turn_or_end
 from webserver import DESKTOP, ROOT, Server
 
 STATIC = ROOT / "src" / "kerala" / "server" / "static"
@@ -161,12 +161,7 @@ def play_until_a_stack_moved(page: Page, url: str) -> str:
             vacated[seat].add(source)
             cells[seat].add(target)
             vacated[seat].discard(target)
-        r = page.request.post(
-            f"{url}/api/games/{gid}/decisions",
-            data={"decision": d, "expected": game["decision_number"]},
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
-        )
-        assert r.ok, r.text()
+        api_decide(page, url, gid, tokens[seat], d, game["decision_number"])
 
 
 def test_coordinates_label_every_cell_as_the_log_names_them(server: Server, page: Page) -> None:

@@ -221,10 +221,16 @@ def api_play(
             time.sleep(0.05)  # the bot's turn
             continue
         places = [d for d in g["legal"] if "take" in d]
-        d = (places or g["legal"])[0]
-        r = page.request.post(
-            f"{url}/api/games/{gid}/decisions",
-            data={"decision": d, "expected": g["decision_number"]},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert r.ok, r.text()
+        api_decide(page, url, gid, token, (places or g["legal"])[0], g["decision_number"])
+
+
+def api_decide(
+    page: Page, url: str, gid: str, token: str, decision: dict[str, Any], expected: int
+) -> None:
+    """Submit ``decision`` for the seat of ``token``, the game at ``expected`` decisions."""
+    r = page.request.post(
+        f"{url}/api/games/{gid}/decisions",
+        data={"decision": decision, "expected": expected},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert r.ok, r.text()
